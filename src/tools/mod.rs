@@ -1,0 +1,3 @@
+//! Command-line tools built on the library: perft.
+
+pub mod perft;
