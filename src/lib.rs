@@ -1,10 +1,16 @@
 //! Buff and Green checkers engine: rules core, UCT search and a UCI-like protocol.
 //!
 //! Layout: [`types`] holds squares, bitboards and moves; [`board`] the rules (positions, move
-//! generation, FEN, notation, game state); [`tools`] perft and bench.
+//! generation, FEN, notation, game state); [`search`] the UCT search; [`engine`] the facade the
+//! protocol drives; [`protocol`] command parsing and output; [`arena`] the match runner;
+//! [`tools`] perft and bench.
 
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod board;
+pub mod engine;
+pub mod protocol;
+pub mod search;
 pub mod tools;
 pub mod types;

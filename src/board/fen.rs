@@ -101,6 +101,12 @@ impl<'a> ContextError<&'a str> for Failure<'a> {
 
 type Res<'a, T> = IResult<&'a str, T, Failure<'a>>;
 
+/// A colour section: its colour and entries.
+type Section = (Color, Vec<Entry>);
+
+/// The parsed body: turn and the two sections, in the order given.
+type Body = (Color, Section, Section);
+
 /// One entry of a colour section: a square or a range, man or king.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
@@ -153,7 +159,7 @@ fn entry(i: &str) -> Res<'_, Entry> {
 }
 
 /// A colour letter and its comma-separated entries (possibly none).
-fn section(i: &str) -> Res<'_, (Color, Vec<Entry>)> {
+fn section(i: &str) -> Res<'_, Section> {
     tuple((
         ctx("a colour B or W", color),
         separated_list0(ws(char(',')), entry),
@@ -161,7 +167,7 @@ fn section(i: &str) -> Res<'_, (Color, Vec<Entry>)> {
 }
 
 /// `turn:section:section` with an optional trailing period.
-fn fen_body(i: &str) -> Res<'_, (Color, (Color, Vec<Entry>), (Color, Vec<Entry>))> {
+fn fen_body(i: &str) -> Res<'_, Body> {
     map(
         tuple((
             ctx("the turn B or W", color),
@@ -176,7 +182,7 @@ fn fen_body(i: &str) -> Res<'_, (Color, (Color, Vec<Entry>), (Color, Vec<Entry>)
 }
 
 /// `[FEN "..."]` around the body.
-fn wrapped(i: &str) -> Res<'_, (Color, (Color, Vec<Entry>), (Color, Vec<Entry>))> {
+fn wrapped(i: &str) -> Res<'_, Body> {
     delimited(
         tuple((char('['), multispace0, tag("FEN"), multispace0, char('"'))),
         ws(fen_body),
@@ -184,7 +190,7 @@ fn wrapped(i: &str) -> Res<'_, (Color, (Color, Vec<Entry>), (Color, Vec<Entry>))
     )(i)
 }
 
-fn top(i: &str) -> Res<'_, (Color, (Color, Vec<Entry>), (Color, Vec<Entry>))> {
+fn top(i: &str) -> Res<'_, Body> {
     all_consuming(ws(alt((wrapped, fen_body))))(i)
 }
 

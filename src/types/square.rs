@@ -74,7 +74,7 @@ impl Square {
         let row = self.0 / 4;
         let pos = self.0 % 4;
         // Even rows (8th, 6th, ... rank) start on the b-file, odd rows on the a-file.
-        if row % 2 == 0 {
+        if row.is_multiple_of(2) {
             pos * 2 + 1
         } else {
             pos * 2

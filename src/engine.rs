@@ -1,0 +1,1 @@
+//! The engine facade the protocol drives (being built).

@@ -1,0 +1,1 @@
+//! The UCI-like text protocol: command parsing and output formatting (being built).
