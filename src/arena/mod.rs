@@ -35,7 +35,7 @@ use stats::{fmt_elo, Tally};
 use tc::Limit;
 
 /// Command-line arguments of `buffgreen match`.
-#[derive(clap::Args, Debug, Clone, Default)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
     /// An engine: `cmd=PROGRAM [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]...`
     /// (quote values with spaces). Give two, or more for a round robin.
@@ -127,13 +127,38 @@ pub fn run(args: &MatchArgs) -> i32 {
             }
         };
     }
-    match Match::new(args).and_then(|m| m.run()) {
-        Ok(()) => 0,
+    match play(args) {
+        Ok(summary) => {
+            print!("{}", summary.table);
+            0
+        }
         Err(e) => {
             eprintln!("error: {e}");
             2
         }
     }
+}
+
+/// What a finished match reports.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Games played and scored.
+    pub games: usize,
+    /// Games scheduled.
+    pub scheduled: usize,
+    /// Per pairing of engines `(i, j)` (indices in `--engine` order), the results of `i`.
+    pub pairings: Vec<((usize, usize), Tally)>,
+    /// How many games ended each way, by [`referee::Termination::kind`].
+    pub terminations: BTreeMap<&'static str, u32>,
+    /// The SPRT decision and the LLR when it was reached.
+    pub decision: Option<(Decision, f64)>,
+    /// The final table as printed on stdout.
+    pub table: String,
+}
+
+/// Plays a match as `args` say (progress on stderr) and returns its summary.
+pub fn play(args: &MatchArgs) -> Result<Summary, ArenaError> {
+    Match::new(args)?.run()
 }
 
 /// Replays every game of a PDN file; the summary line on success.
@@ -298,7 +323,7 @@ impl Match {
         })
     }
 
-    fn run(self) -> Result<(), ArenaError> {
+    fn run(self) -> Result<Summary, ArenaError> {
         let mut out = match &self.pdn {
             Some(path) => Some(BufWriter::new(File::create(path).map_err(|source| {
                 ArenaError::Io {
@@ -350,8 +375,14 @@ impl Match {
         if let Some(e) = fatal {
             return Err(e);
         }
-        print!("{}", report.table(&self));
-        Ok(())
+        Ok(Summary {
+            games: report.done,
+            scheduled: report.total,
+            pairings: self.pairings.iter().copied().zip(report.tallies.iter().copied()).collect(),
+            terminations: report.terminations.clone(),
+            decision: report.decision,
+            table: report.table(&self),
+        })
     }
 
     /// One worker: takes the next job until none are left or `stop`; owns its engines.
@@ -665,6 +696,19 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        m: MatchArgs,
+    }
+
+    fn args(v: &[&str]) -> MatchArgs {
+        Cli::try_parse_from(std::iter::once("match").chain(v.iter().copied()))
+            .unwrap()
+            .m
+    }
 
     #[test]
     fn dates() {
@@ -676,18 +720,10 @@ mod tests {
 
     #[test]
     fn schedule_alternates_colours_and_pairs_openings() {
-        let a = MatchArgs {
-            engines: vec!["cmd=a".into(), "cmd=b".into(), "cmd=c".into()],
-            nodes: Some(1),
-            games: Some(4),
-            random_plies: Some(4),
-            concurrency: 1,
-            backward_capture: true,
-            long_kings: true,
-            draw_half_moves: 80,
-            reply_timeout: 1000,
-            ..MatchArgs::default()
-        };
+        let a = args(&[
+            "--engine", "cmd=a", "--engine", "cmd=b", "--engine", "cmd=c", "--nodes", "1",
+            "--games", "4", "--random-plies", "4",
+        ]);
         let m = Match::new(&a).unwrap();
         assert_eq!(m.pairings, vec![(0, 1), (0, 2), (1, 2)]);
         assert_eq!(m.jobs.len(), 12);
