@@ -75,10 +75,13 @@ impl<'a> IntoIterator for &'a MoveList {
 
 /// Where generated moves go: a list, or a counter for bulk counting.
 trait Sink {
+    /// False for sinks that only count: the walk then skips building paths.
+    const BUILDS: bool;
     fn add(&mut self, mv: Move);
 }
 
 impl Sink for MoveList {
+    const BUILDS: bool = true;
     #[inline]
     fn add(&mut self, mv: Move) {
         self.0.push(mv);
@@ -88,6 +91,7 @@ impl Sink for MoveList {
 struct Counter(u64);
 
 impl Sink for Counter {
+    const BUILDS: bool = false;
     #[inline]
     fn add(&mut self, _mv: Move) {
         self.0 += 1;
@@ -148,66 +152,66 @@ fn slide(dir: Direction, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
     (r & !beyond, b)
 }
 
-/// The directions in which a man of `color` may capture.
-#[inline]
-fn man_capture_dirs<const BACK: bool>(color: Color) -> &'static [Direction] {
-    const ALL: [Direction; 4] = Direction::ALL;
-    const BLACK_FWD: [Direction; 2] = Direction::forward(Color::Black);
-    const WHITE_FWD: [Direction; 2] = Direction::forward(Color::White);
-    if BACK {
-        &ALL
-    } else {
-        match color {
-            Color::Black => &BLACK_FWD,
-            Color::White => &WHITE_FWD,
-        }
-    }
-}
-
 /// The state of one capture sequence in progress.
 struct Walk {
     from: Square,
-    /// Every piece but the mover, minus the pieces captured so far.
-    occ: Bitboard,
-    /// Enemy pieces not yet captured.
-    enemy: Bitboard,
     crown_row: Bitboard,
-    side: Color,
 }
 
 impl Walk {
     /// Continues a man's capture sequence from `cur`; emits the move when no jump remains.
-    fn man<const BACK: bool, S: Sink>(
+    /// `occ` is every piece but the mover, `enemy` the enemy pieces, both without the pieces
+    /// captured so far (they leave the board at once).
+    #[allow(clippy::too_many_arguments)]
+    fn man<const BACK: bool, const BLACK: bool, S: Sink>(
         &self,
         sink: &mut S,
         cur: Bitboard,
+        occ: Bitboard,
+        enemy: Bitboard,
         path: u64,
         len: usize,
         captured: Bitboard,
         crowned: bool,
     ) {
-        let occ = self.occ & !captured;
-        let enemy = self.enemy & !captured;
         let mut found = false;
-        for &dir in man_capture_dirs::<BACK>(self.side) {
+        let mut jump = |dir: Direction| {
             let over = cur.shift(dir) & enemy;
-            if over.is_empty() {
-                continue;
-            }
             let land = over.shift(dir) & !occ;
-            if land.is_empty() {
-                continue;
+            if land.any() {
+                found = true;
+                if S::BUILDS {
+                    self.man::<BACK, BLACK, S>(
+                        sink,
+                        land,
+                        occ ^ over,
+                        enemy ^ over,
+                        Move::push_path(path, len, land.to_square()),
+                        len + 1,
+                        captured | over,
+                        crowned || land.intersects(self.crown_row),
+                    );
+                } else {
+                    self.man::<BACK, BLACK, S>(
+                        sink,
+                        land,
+                        occ ^ over,
+                        enemy ^ over,
+                        0,
+                        1,
+                        Bitboard::EMPTY,
+                        false,
+                    );
+                }
             }
-            found = true;
-            let sq = land.to_square();
-            self.man::<BACK, S>(
-                sink,
-                land,
-                Move::push_path(path, len, sq),
-                len + 1,
-                captured | over,
-                crowned || land.intersects(self.crown_row),
-            );
+        };
+        let [f1, f2] = Direction::forward(side::<BLACK>());
+        jump(f1);
+        jump(f2);
+        if BACK {
+            let [b1, b2] = Direction::backward(side::<BLACK>());
+            jump(b1);
+            jump(b2);
         }
         if !found && len > 0 {
             sink.add(Move::capture(
@@ -222,39 +226,54 @@ impl Walk {
     }
 
     /// Continues a king's capture sequence from `cur`.
+    #[allow(clippy::too_many_arguments)]
     fn king<const LONG: bool, S: Sink>(
         &self,
         sink: &mut S,
         cur: Bitboard,
+        occ: Bitboard,
+        enemy: Bitboard,
         path: u64,
         len: usize,
         captured: Bitboard,
     ) {
-        let occ = self.occ & !captured;
-        let enemy = self.enemy & !captured;
         let mut found = false;
-        for dir in Direction::ALL {
+        let mut jump = |dir: Direction| {
             let over = if LONG {
                 slide(dir, cur.to_square(), occ).1 & enemy
             } else {
                 cur.shift(dir) & enemy
             };
-            if over.is_empty() {
-                continue;
-            }
             let land = over.shift(dir) & !occ;
-            if land.is_empty() {
-                continue;
+            if land.any() {
+                found = true;
+                if S::BUILDS {
+                    self.king::<LONG, S>(
+                        sink,
+                        land,
+                        occ ^ over,
+                        enemy ^ over,
+                        Move::push_path(path, len, land.to_square()),
+                        len + 1,
+                        captured | over,
+                    );
+                } else {
+                    self.king::<LONG, S>(
+                        sink,
+                        land,
+                        occ ^ over,
+                        enemy ^ over,
+                        0,
+                        1,
+                        Bitboard::EMPTY,
+                    );
+                }
             }
-            found = true;
-            self.king::<LONG, S>(
-                sink,
-                land,
-                Move::push_path(path, len, land.to_square()),
-                len + 1,
-                captured | over,
-            );
-        }
+        };
+        jump(Direction::UpLeft);
+        jump(Direction::UpRight);
+        jump(Direction::DownLeft);
+        jump(Direction::DownRight);
         if !found && len > 0 {
             sink.add(Move::capture(
                 self.from,
@@ -268,20 +287,33 @@ impl Walk {
     }
 }
 
-/// Men of `side` that have a capture: an enemy next to them with an empty square behind.
-#[inline]
-fn men_that_capture<const BACK: bool>(
+#[inline(always)]
+const fn side<const BLACK: bool>() -> Color {
+    if BLACK {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// Men that have a capture: an enemy next to them with an empty square behind.
+#[inline(always)]
+fn men_that_capture<const BACK: bool, const BLACK: bool>(
     men: Bitboard,
     enemy: Bitboard,
     empty: Bitboard,
-    side: Color,
 ) -> Bitboard {
-    let mut out = Bitboard::EMPTY;
-    for &dir in man_capture_dirs::<BACK>(side) {
+    let reach = |dir: Direction| {
         let back = dir.reverse();
-        out |= men & (enemy & empty.shift(back)).shift(back);
+        (enemy & empty.shift(back)).shift(back)
+    };
+    let [f1, f2] = Direction::forward(side::<BLACK>());
+    let mut out = reach(f1) | reach(f2);
+    if BACK {
+        let [b1, b2] = Direction::backward(side::<BLACK>());
+        out |= reach(b1) | reach(b2);
     }
-    out
+    out & men
 }
 
 /// Kings that have a capture, for all kings at once.
@@ -291,19 +323,11 @@ fn kings_that_capture<const LONG: bool>(
     enemy: Bitboard,
     empty: Bitboard,
 ) -> Bitboard {
-    if kings.is_empty() {
-        return Bitboard::EMPTY;
-    }
-    let mut out = Bitboard::EMPTY;
-    for dir in Direction::ALL {
+    // Enemy pieces with an empty square behind them in `dir`, seen by a king along empty
+    // squares (one step when kings are short).
+    let reach = |dir: Direction| {
         let back = dir.reverse();
-        // Enemy pieces with an empty square behind them in `dir`...
-        let targets = enemy & empty.shift(back);
-        if targets.is_empty() {
-            continue;
-        }
-        // ...seen by a king along empty squares (one step when kings are short).
-        let mut seen = targets.shift(back);
+        let mut seen = (enemy & empty.shift(back)).shift(back);
         if LONG {
             let mut run = seen & empty;
             while run.any() {
@@ -312,53 +336,72 @@ fn kings_that_capture<const LONG: bool>(
                 run &= empty;
             }
         }
-        out |= kings & seen;
-    }
-    out
+        seen
+    };
+    kings
+        & (reach(Direction::UpLeft)
+            | reach(Direction::UpRight)
+            | reach(Direction::DownLeft)
+            | reach(Direction::DownRight))
 }
 
-/// The full generator for one rule set.
-struct Gen<const BACK: bool, const LONG: bool>;
+/// Pushes one quiet move per bit of `to`, each coming from one step back along `dir`.
+#[inline(always)]
+fn push_steps(list: &mut MoveList, to: Bitboard, dir: Direction, crown_row: Bitboard) {
+    // Shifting keeps bit order, so the k-th origin pairs with the k-th destination.
+    let mut from = to.shift(dir.reverse());
+    for t in to {
+        let f = from.lowest();
+        from ^= f;
+        list.push(Move::quiet(f.to_square(), t, crown_row.contains(t)));
+    }
+}
 
-impl<const BACK: bool, const LONG: bool> Gen<BACK, LONG> {
-    #[inline]
+/// The full generator for one rule set and side to move.
+struct Gen<const BACK: bool, const LONG: bool, const BLACK: bool>;
+
+impl<const BACK: bool, const LONG: bool, const BLACK: bool> Gen<BACK, LONG, BLACK> {
+    #[inline(always)]
     fn captures<S: Sink>(pos: &Position, men_cap: Bitboard, kings_cap: Bitboard, sink: &mut S) {
-        let side = pos.side_to_move();
+        let side = side::<BLACK>();
         let occ_all = pos.occupied();
         let enemy = pos.pieces(!side);
         let crown_row = Bitboard::crowning_row(side);
         for from in men_cap {
             let bit = Bitboard::from_square(from);
-            let walk = Walk {
-                from,
-                occ: occ_all ^ bit,
+            let walk = Walk { from, crown_row };
+            walk.man::<BACK, BLACK, S>(
+                sink,
+                bit,
+                occ_all ^ bit,
                 enemy,
-                crown_row,
-                side,
-            };
-            walk.man::<BACK, S>(sink, bit, 0, 0, Bitboard::EMPTY, false);
+                0,
+                0,
+                Bitboard::EMPTY,
+                false,
+            );
         }
         for from in kings_cap {
             let bit = Bitboard::from_square(from);
-            let walk = Walk {
-                from,
-                occ: occ_all ^ bit,
-                enemy,
-                crown_row,
-                side,
-            };
-            walk.king::<LONG, S>(sink, bit, 0, 0, Bitboard::EMPTY);
+            let walk = Walk { from, crown_row };
+            walk.king::<LONG, S>(sink, bit, occ_all ^ bit, enemy, 0, 0, Bitboard::EMPTY);
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn capturers(pos: &Position) -> (Bitboard, Bitboard) {
-        let side = pos.side_to_move();
+        let side = side::<BLACK>();
         let enemy = pos.pieces(!side);
         let empty = pos.empty();
+        let kings = pos.kings(side);
+        let kings_cap = if kings.any() {
+            kings_that_capture::<LONG>(kings, enemy, empty)
+        } else {
+            Bitboard::EMPTY
+        };
         (
-            men_that_capture::<BACK>(pos.men(side), enemy, empty, side),
-            kings_that_capture::<LONG>(pos.kings(side), enemy, empty),
+            men_that_capture::<BACK, BLACK>(pos.men(side), enemy, empty),
+            kings_cap,
         )
     }
 
@@ -368,18 +411,17 @@ impl<const BACK: bool, const LONG: bool> Gen<BACK, LONG> {
             Self::captures(pos, men_cap, kings_cap, list);
             return;
         }
-        let side = pos.side_to_move();
+        let side = side::<BLACK>();
         let empty = pos.empty();
         let men = pos.men(side);
         let crown_row = Bitboard::crowning_row(side);
         for dir in Direction::forward(side) {
-            let back = dir.reverse();
-            for to in men.shift(dir) & empty {
-                let from = Bitboard::from_square(to).shift(back).to_square();
-                list.push(Move::quiet(from, to, crown_row.contains(to)));
-            }
+            push_steps(list, men.shift(dir) & empty, dir, crown_row);
         }
         let kings = pos.kings(side);
+        if kings.is_empty() {
+            return;
+        }
         if LONG {
             let occ = pos.occupied();
             for from in kings {
@@ -389,13 +431,9 @@ impl<const BACK: bool, const LONG: bool> Gen<BACK, LONG> {
                     }
                 }
             }
-        } else if kings.any() {
+        } else {
             for dir in Direction::ALL {
-                let back = dir.reverse();
-                for to in kings.shift(dir) & empty {
-                    let from = Bitboard::from_square(to).shift(back).to_square();
-                    list.push(Move::quiet(from, to, false));
-                }
+                push_steps(list, kings.shift(dir) & empty, dir, Bitboard::EMPTY);
             }
         }
     }
@@ -407,7 +445,7 @@ impl<const BACK: bool, const LONG: bool> Gen<BACK, LONG> {
             Self::captures(pos, men_cap, kings_cap, &mut c);
             return c.0;
         }
-        let side = pos.side_to_move();
+        let side = side::<BLACK>();
         let empty = pos.empty();
         let men = pos.men(side);
         let [d1, d2] = Direction::forward(side);
@@ -429,11 +467,10 @@ impl<const BACK: bool, const LONG: bool> Gen<BACK, LONG> {
     }
 
     fn has_moves(pos: &Position) -> bool {
-        let side = pos.side_to_move();
+        let side = side::<BLACK>();
         let empty = pos.empty();
-        let pieces = pos.pieces(side);
         let kings = pos.kings(side);
-        let men = pieces & !kings;
+        let men = pos.men(side);
         let [d1, d2] = Direction::forward(side);
         if (men.shift(d1) & empty).any() || (men.shift(d2) & empty).any() {
             return true;
@@ -451,12 +488,16 @@ impl<const BACK: bool, const LONG: bool> Gen<BACK, LONG> {
 }
 
 macro_rules! dispatch {
-    ($rules:expr, $f:ident ( $($arg:expr),* )) => {
-        match ($rules.backward_capture, $rules.long_kings) {
-            (true, true) => Gen::<true, true>::$f($($arg),*),
-            (true, false) => Gen::<true, false>::$f($($arg),*),
-            (false, true) => Gen::<false, true>::$f($($arg),*),
-            (false, false) => Gen::<false, false>::$f($($arg),*),
+    ($pos:expr, $rules:expr, $f:ident ( $($arg:expr),* )) => {
+        match ($rules.backward_capture, $rules.long_kings, $pos.side_to_move()) {
+            (true, true, Color::Black) => Gen::<true, true, true>::$f($($arg),*),
+            (true, false, Color::Black) => Gen::<true, false, true>::$f($($arg),*),
+            (false, true, Color::Black) => Gen::<false, true, true>::$f($($arg),*),
+            (false, false, Color::Black) => Gen::<false, false, true>::$f($($arg),*),
+            (true, true, Color::White) => Gen::<true, true, false>::$f($($arg),*),
+            (true, false, Color::White) => Gen::<true, false, false>::$f($($arg),*),
+            (false, true, Color::White) => Gen::<false, true, false>::$f($($arg),*),
+            (false, false, Color::White) => Gen::<false, false, false>::$f($($arg),*),
         }
     };
 }
@@ -464,21 +505,21 @@ macro_rules! dispatch {
 /// Fills `list` (cleared first) with every legal move of `pos` under `rules`.
 pub fn generate_moves(pos: &Position, rules: &Rules, list: &mut MoveList) {
     list.clear();
-    dispatch!(rules, generate(pos, list))
+    dispatch!(pos, rules, generate(pos, list))
 }
 
 /// The number of legal moves, counted without building them where possible (perft's last ply).
 pub fn count_moves(pos: &Position, rules: &Rules) -> u64 {
-    dispatch!(rules, count(pos))
+    dispatch!(pos, rules, count(pos))
 }
 
 /// True when the side to move has at least one legal move.
 pub fn has_moves(pos: &Position, rules: &Rules) -> bool {
-    dispatch!(rules, has_moves(pos))
+    dispatch!(pos, rules, has_moves(pos))
 }
 
 /// True when the side to move must capture.
 pub fn has_captures(pos: &Position, rules: &Rules) -> bool {
-    let (m, k) = dispatch!(rules, capturers(pos));
+    let (m, k) = dispatch!(pos, rules, capturers(pos));
     m.any() || k.any()
 }
