@@ -31,7 +31,7 @@ use openings::Opening;
 use referee::{Played, RefereeConfig};
 use spec::EngineSpec;
 use sprt::{Decision, Sprt};
-use stats::{fmt_elo, Tally};
+use stats::{fmt_elo, fmt_err, Tally};
 use tc::Limit;
 
 /// Command-line arguments of `buffgreen match`.
@@ -90,6 +90,10 @@ pub struct MatchArgs {
     /// Write the games to this PDN file.
     #[arg(long = "pdn", visible_alias = "pgn-out", value_name = "FILE")]
     pub pdn: Option<String>,
+    /// Write the FEN tag also for games from the standard start (for py-draughts, whose
+    /// American board otherwise lets the side on 21-32 move first).
+    #[arg(long)]
+    pub pdn_always_fen: bool,
     /// The PDN Event tag.
     #[arg(long, default_value = "buffgreen match")]
     pub event: String,
@@ -219,6 +223,7 @@ struct Match {
     sprt: Option<Sprt>,
     concurrency: usize,
     pdn: Option<String>,
+    always_fen: bool,
     event: String,
     quiet: bool,
 }
@@ -318,6 +323,7 @@ impl Match {
             sprt,
             concurrency: a.concurrency,
             pdn: a.pdn.clone(),
+            always_fen: a.pdn_always_fen,
             event: a.event.clone(),
             quiet: a.quiet,
         })
@@ -428,6 +434,7 @@ impl Match {
                 time_control: self.cfg.limit.to_string(),
                 termination: p.termination.describe(&self.cfg.rules),
                 opening: &self.openings[job.opening].label,
+                always_fen: self.always_fen,
             },
             &p.game,
         )
@@ -536,7 +543,7 @@ impl Report {
             let t = &self.tallies[0];
             let (elo, err) = t.elo();
             line += &format!(
-                " {} vs {}: +{} ={} -{} ({:.1}%) Elo {} ±{:.1}",
+                " {} vs {}: +{} ={} -{} ({:.1}%) Elo {} ±{}",
                 m.specs[0].name,
                 m.specs[1].name,
                 t.wins,
@@ -544,7 +551,7 @@ impl Report {
                 t.losses,
                 100.0 * t.score(),
                 fmt_elo(elo),
-                err
+                fmt_err(err)
             );
             if let Some(s) = &m.sprt {
                 let (lo, hi) = s.bounds();
@@ -603,7 +610,7 @@ impl Report {
             let t = &per[i];
             let (elo, err) = t.elo();
             s += &format!(
-                "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6.1}  {:>5.1}%  {:>7}  {:>6.1}  {:>5.1}%\n",
+                "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6.1}  {:>5.1}%  {:>7}  {:>6}  {:>5.1}%\n",
                 rank + 1,
                 m.specs[i].name,
                 t.games(),
@@ -613,7 +620,7 @@ impl Report {
                 t.points(),
                 100.0 * t.score(),
                 fmt_elo(elo),
-                err,
+                fmt_err(err),
                 100.0 * t.los()
             );
         }

@@ -41,6 +41,10 @@ pub struct GameHeader<'a> {
     pub termination: String,
     /// The opening's label.
     pub opening: &'a str,
+    /// Write the FEN tag even for the standard start (py-draughts' American board assumes the
+    /// side on 21-32 moves first unless a FEN says otherwise; pydraughts misreads a FEN with
+    /// Black to move, so this is off by default).
+    pub always_fen: bool,
 }
 
 /// The `Rules` tag value for `rules`.
@@ -86,7 +90,7 @@ pub fn write_game(h: &GameHeader<'_>, game: &Game) -> String {
     tag("Result", h.result);
     tag("GameType", game_type(game.rules()));
     tag("Rules", &rules_tag(game.rules()));
-    if *game.start() != Position::startpos() {
+    if h.always_fen || *game.start() != Position::startpos() {
         tag("SetUp", "1");
         tag("FEN", &fen::write(game.start()));
     }
@@ -109,10 +113,13 @@ pub fn write_game(h: &GameHeader<'_>, game: &Game) -> String {
         line.push_str(&token);
     };
     for (i, mv) in game.moves().enumerate() {
-        if i % 2 == 0 {
-            push(format!("{}.", i / 2 + 1), &mut s);
-        }
-        push(mv.to_string(), &mut s);
+        // A move number stays on the line of its move.
+        let token = if i % 2 == 0 {
+            format!("{}. {mv}", i / 2 + 1)
+        } else {
+            mv.to_string()
+        };
+        push(token, &mut s);
     }
     push(h.result.to_string(), &mut s);
     s.push_str(&line);
@@ -328,6 +335,7 @@ mod tests {
             time_control: "nodes=1".into(),
             termination: "normal: White has no legal move".into(),
             opening: "11-15",
+            always_fen: false,
         }
     }
 
@@ -347,6 +355,15 @@ mod tests {
         assert_eq!(games[1].result.as_deref(), Some("1-1"));
         let back = games[0].replay(1).unwrap();
         assert_eq!(back, g);
+        let with_fen = write_game(
+            &GameHeader {
+                always_fen: true,
+                ..header("1-1")
+            },
+            &g,
+        );
+        assert!(with_fen.contains("[SetUp \"1\"]\n[FEN \"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\"]\n"));
+        assert_eq!(parse(&with_fen).unwrap()[0].replay(1).unwrap(), g);
     }
 
     #[test]

@@ -122,6 +122,15 @@ impl Tally {
     }
 }
 
+/// Formats an error bar: `45.2`, or `inf` when the score is 0 or 1.
+pub fn fmt_err(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:.1}")
+    } else {
+        "inf".to_string()
+    }
+}
+
 /// Formats an Elo figure: `+12.3`, `-4.0`, `+inf`, `-inf`.
 pub fn fmt_elo(e: f64) -> String {
     if e.is_infinite() {
