@@ -145,3 +145,45 @@ fn every_suite_answer_is_proven() {
     // Both rule sets, both kinds.
     assert_eq!(kinds.len(), 4);
 }
+
+/// The perft table that scripts/perft.sh checks agrees with the library, and its English rows
+/// with the published counts.
+#[test]
+fn perft_table_matches_the_library() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/perft-table.txt"
+    ))
+    .unwrap();
+    let published = [7u64, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680];
+    let mut rows = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split(';').map(str::trim).collect();
+        let rules = match f[0] {
+            "default" => Rules::BUFF_AND_GREEN,
+            "english" => Rules::ENGLISH,
+            "short-kings" => Rules {
+                long_kings: false,
+                ..Rules::BUFF_AND_GREEN
+            },
+            "forward-men" => Rules {
+                backward_capture: false,
+                ..Rules::BUFF_AND_GREEN
+            },
+            r => panic!("rules {r}"),
+        };
+        let pos = if f[1] == "startpos" {
+            Position::startpos()
+        } else {
+            fen::parse(f[1]).unwrap()
+        };
+        let depth: u32 = f[2].parse().unwrap();
+        let nodes: u64 = f[3].parse().unwrap();
+        assert_eq!(buffgreen::tools::perft::perft(&pos, &rules, depth), nodes, "{line}");
+        if f[0] == "english" && f[1] == "startpos" {
+            assert_eq!(nodes, published[depth as usize - 1]);
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 36);
+}
