@@ -84,7 +84,10 @@ fn fixed_game_ends_by_the_rules_with_both_colours() {
         assert_eq!(g.tag("FEN"), None);
     }
     let (_, tally) = s.pairings[0];
-    assert_eq!((tally.wins, tally.draws, tally.losses, tally.pairs), (1, 0, 1, [0, 0, 1, 0, 0]));
+    assert_eq!(
+        (tally.wins, tally.draws, tally.losses, tally.pairs),
+        (1, 0, 1, [0, 0, 1, 0, 0])
+    );
     assert!(s.table.contains("Terminations: normal 2\n"), "{}", s.table);
 }
 
@@ -93,16 +96,30 @@ fn draw_adjudication() {
     let (s, games) = run(
         &engine("ok", "A"),
         &engine("ok", "B"),
-        &["--nodes", "1", "--games", "1", "--adjudicate-draw-after", "10"],
+        &[
+            "--nodes",
+            "1",
+            "--games",
+            "1",
+            "--adjudicate-draw-after",
+            "10",
+        ],
     );
     assert_eq!(s.games, 1);
-    assert_eq!(tags(&games[0]), t("A", "B", "1-1", "adjudication: draw after 10 plies"));
+    assert_eq!(
+        tags(&games[0]),
+        t("A", "B", "1-1", "adjudication: draw after 10 plies")
+    );
     assert_eq!(games[0].moves.len(), 10);
 }
 
 #[test]
 fn illegal_move_loses() {
-    let (_, games) = run(&engine("illegal", "bad"), &engine("ok", "good"), &["--nodes", "1"]);
+    let (_, games) = run(
+        &engine("illegal", "bad"),
+        &engine("ok", "good"),
+        &["--nodes", "1"],
+    );
     assert_eq!(
         games.iter().map(tags).collect::<Vec<_>>(),
         vec![
@@ -121,13 +138,20 @@ fn illegal_move_later_in_the_game() {
         &engine("ok", "good"),
         &["--nodes", "1", "--games", "1"],
     );
-    assert_eq!(tags(&games[0]), t("bad", "good", "2-0", "illegal move: Black sent '1-5'"));
+    assert_eq!(
+        tags(&games[0]),
+        t("bad", "good", "2-0", "illegal move: Black sent '1-5'")
+    );
     assert_eq!(games[0].moves.len(), 6);
 }
 
 #[test]
 fn crash_loses_and_the_engine_is_restarted() {
-    let (s, games) = run(&engine("crash", "bad"), &engine("ok", "good"), &["--nodes", "1"]);
+    let (s, games) = run(
+        &engine("crash", "bad"),
+        &engine("ok", "good"),
+        &["--nodes", "1"],
+    );
     assert_eq!(
         games.iter().map(tags).collect::<Vec<_>>(),
         vec![
@@ -145,13 +169,19 @@ fn silent_engines_lose_by_no_reply() {
         &engine("ok", "good"),
         &["--nodes", "1", "--games", "1", "--reply-timeout", "300"],
     );
-    assert_eq!(tags(&games[0]), t("bad", "good", "2-0", "no reply: Black sent no bestmove"));
+    assert_eq!(
+        tags(&games[0]),
+        t("bad", "good", "2-0", "no reply: Black sent no bestmove")
+    );
     let (_, games) = run(
         &engine("ok", "good"),
         &engine("noready", "bad"),
         &["--nodes", "1", "--games", "1", "--reply-timeout", "300"],
     );
-    assert_eq!(tags(&games[0]), t("good", "bad", "0-2", "no reply: White sent no readyok"));
+    assert_eq!(
+        tags(&games[0]),
+        t("good", "bad", "0-2", "no reply: White sent no readyok")
+    );
 }
 
 #[test]
@@ -163,7 +193,12 @@ fn a_stray_bestmove_is_a_protocol_violation() {
     );
     assert_eq!(
         tags(&games[0]),
-        t("bad", "good", "2-0", "protocol violation: Black sent 'bestmove 9-13' unasked")
+        t(
+            "bad",
+            "good",
+            "2-0",
+            "protocol violation: Black sent 'bestmove 9-13' unasked"
+        )
     );
     assert_eq!(games[0].moves, ["9-13", "23-18"]);
 }
@@ -177,8 +212,14 @@ fn clocks_are_charged_and_a_slow_engine_flags() {
         &["--tc", "1", "--games", "1"],
     );
     let (b, w, r, term) = tags(&games[0]);
-    assert_eq!((b.as_str(), w.as_str(), r.as_str()), ("fast", "slow", "0-2"));
-    assert!(term.starts_with("time forfeit: White exceeded its time by "), "{term}");
+    assert_eq!(
+        (b.as_str(), w.as_str(), r.as_str()),
+        ("fast", "slow", "0-2")
+    );
+    assert!(
+        term.starts_with("time forfeit: White exceeded its time by "),
+        "{term}"
+    );
     let white_moves = games[0].moves.len() / 2;
     assert!((1..=2).contains(&white_moves), "{:?}", games[0].moves);
     assert_eq!(games[0].tag("TimeControl"), Some("1"));
@@ -193,7 +234,10 @@ fn movetime_overrun_and_silence_under_a_clock_lose_on_time() {
     );
     let (_, _, r, term) = tags(&games[0]);
     assert_eq!(r, "2-0");
-    assert!(term.starts_with("time forfeit: Black exceeded its time by "), "{term}");
+    assert!(
+        term.starts_with("time forfeit: Black exceeded its time by "),
+        "{term}"
+    );
     assert_eq!(games[0].tag("TimeControl"), Some("movetime=0.05"));
     let (_, games) = run(
         &engine("ok", "fast"),
@@ -202,7 +246,10 @@ fn movetime_overrun_and_silence_under_a_clock_lose_on_time() {
     );
     let (_, _, r, term) = tags(&games[0]);
     assert_eq!(r, "0-2");
-    assert!(term.starts_with("time forfeit: White exceeded its time by "), "{term}");
+    assert!(
+        term.starts_with("time forfeit: White exceeded its time by "),
+        "{term}"
+    );
 }
 
 #[test]
@@ -210,7 +257,17 @@ fn sprt_stops_a_lopsided_match_early() {
     let (s, _) = run(
         &engine("ok", "good"),
         &engine("illegal", "bad"),
-        &["--nodes", "1", "--games", "200", "--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"],
+        &[
+            "--nodes",
+            "1",
+            "--games",
+            "200",
+            "--sprt",
+            "elo0=0",
+            "elo1=10",
+            "alpha=0.05",
+            "beta=0.05",
+        ],
     );
     let (decision, llr) = s.decision.unwrap();
     assert_eq!(decision, arena::sprt::Decision::H1);
@@ -218,7 +275,9 @@ fn sprt_stops_a_lopsided_match_early() {
     // The first complete pair (two wins) already passes the upper bound.
     assert_eq!(s.games, 2);
     assert_eq!(s.scheduled, 200);
-    assert!(s.table.contains("SPRT (pentanomial GSPRT elo0=0 elo1=10 alpha=0.05 beta=0.05): LLR "));
+    assert!(s
+        .table
+        .contains("SPRT (pentanomial GSPRT elo0=0 elo1=10 alpha=0.05 beta=0.05): LLR "));
     assert!(s.table.contains(" H1 accepted\n"), "{}", s.table);
 }
 
@@ -227,7 +286,14 @@ fn round_robin_of_three() {
     let (s, games) = run(
         &engine("ok", "A"),
         &engine("ok", "B"),
-        &["--engine", &engine("illegal", "C"), "--nodes", "1", "--games", "2"],
+        &[
+            "--engine",
+            &engine("illegal", "C"),
+            "--nodes",
+            "1",
+            "--games",
+            "2",
+        ],
     );
     assert_eq!(s.games, 6);
     assert_eq!(games.len(), 6);
@@ -240,5 +306,9 @@ fn round_robin_of_three() {
         })
         .sum();
     assert_eq!(c_losses, 4);
-    assert!(s.table.contains("A vs C: +2 =0 -0 (100.0%)\n"), "{}", s.table);
+    assert!(
+        s.table.contains("A vs C: +2 =0 -0 (100.0%)\n"),
+        "{}",
+        s.table
+    );
 }

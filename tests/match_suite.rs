@@ -5,7 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use buffgreen::board::{fen, generate_moves, next_clock, result_of, GameResult, MoveList, Position, Rules};
+use buffgreen::board::{
+    fen, generate_moves, next_clock, result_of, GameResult, MoveList, Position, Rules,
+};
 
 /// A value proven within a depth, from the side to move's view.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -57,7 +59,10 @@ fn root_values(pos: &Position, rules: &Rules, depth: u32) -> Vec<(String, Value)
         .map(|&mv| {
             let mut child = *pos;
             child.play_unchecked(mv);
-            (mv.to_string(), negate(solve(&child, next_clock(mv, 0), rules, depth - 1)))
+            (
+                mv.to_string(),
+                negate(solve(&child, next_clock(mv, 0), rules, depth - 1)),
+            )
         })
         .collect()
 }
@@ -134,11 +139,20 @@ fn every_suite_answer_is_proven() {
             "avoid" => {
                 assert!(with(Value::Win).is_empty(), "{}", l.id);
                 assert_eq!(with(Value::Open), l.bm, "{}", l.id);
-                assert_eq!(with(Value::Loss).len(), values.len() - l.bm.len(), "{}", l.id);
+                assert_eq!(
+                    with(Value::Loss).len(),
+                    values.len() - l.bm.len(),
+                    "{}",
+                    l.id
+                );
             }
             k => panic!("{}: type {k}", l.id),
         }
-        assert!(l.bm.len() < values.len(), "{}: every move is an answer", l.id);
+        assert!(
+            l.bm.len() < values.len(),
+            "{}: every move is an answer",
+            l.id
+        );
         // The same answer two plies deeper: no other move wins (or holds) a little later.
         assert_eq!(root_values(&pos, &rules, l.depth + 2), values, "{}", l.id);
     }
@@ -157,7 +171,10 @@ fn perft_table_matches_the_library() {
     .unwrap();
     let published = [7u64, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680];
     let mut rows = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split(';').map(str::trim).collect();
         let rules = match f[0] {
             "default" => Rules::BUFF_AND_GREEN,
@@ -179,7 +196,11 @@ fn perft_table_matches_the_library() {
         };
         let depth: u32 = f[2].parse().unwrap();
         let nodes: u64 = f[3].parse().unwrap();
-        assert_eq!(buffgreen::tools::perft::perft(&pos, &rules, depth), nodes, "{line}");
+        assert_eq!(
+            buffgreen::tools::perft::perft(&pos, &rules, depth),
+            nodes,
+            "{line}"
+        );
         if f[0] == "english" && f[1] == "startpos" {
             assert_eq!(nodes, published[depth as usize - 1]);
         }

@@ -179,10 +179,15 @@ pub fn verify_pdn(path: &str) -> Result<String, ArenaError> {
         let bad = |why: String| ArenaError::Pdn { game: i + 1, why };
         let tag = g.tag("Result").unwrap_or("*");
         if g.result.as_deref().is_some_and(|r| r != tag) {
-            return Err(bad(format!("Result tag {tag} but movetext ends {:?}", g.result)));
+            return Err(bad(format!(
+                "Result tag {tag} but movetext ends {:?}",
+                g.result
+            )));
         }
         // A game that ended by the rules must have reached the end its result says.
-        if g.tag("Termination").is_some_and(|t| t.starts_with("normal")) {
+        if g.tag("Termination")
+            .is_some_and(|t| t.starts_with("normal"))
+        {
             let want = match game.result() {
                 GameResult::Win(Color::White) => "2-0",
                 GameResult::Win(Color::Black) => "0-2",
@@ -190,11 +195,16 @@ pub fn verify_pdn(path: &str) -> Result<String, ArenaError> {
                 GameResult::Ongoing => "*",
             };
             if want != tag {
-                return Err(bad(format!("Result {tag} but the final position gives {want}")));
+                return Err(bad(format!(
+                    "Result {tag} but the final position gives {want}"
+                )));
             }
         }
     }
-    Ok(format!("{path}: {} games, {plies} plies, all legal", games.len()))
+    Ok(format!(
+        "{path}: {} games, {plies} plies, all legal",
+        games.len()
+    ))
 }
 
 /// One scheduled game.
@@ -285,7 +295,9 @@ impl Match {
             Some(a.sprt.join(" ").parse()?)
         };
         if a.concurrency == 0 {
-            return Err(ArenaError::Config("--concurrency must be at least 1".to_string()));
+            return Err(ArenaError::Config(
+                "--concurrency must be at least 1".to_string(),
+            ));
         }
         let mut pairings = Vec::new();
         for i in 0..specs.len() {
@@ -384,7 +396,12 @@ impl Match {
         Ok(Summary {
             games: report.done,
             scheduled: report.total,
-            pairings: self.pairings.iter().copied().zip(report.tallies.iter().copied()).collect(),
+            pairings: self
+                .pairings
+                .iter()
+                .copied()
+                .zip(report.tallies.iter().copied())
+                .collect(),
             terminations: report.terminations.clone(),
             decision: report.decision,
             table: report.table(&self),
@@ -483,7 +500,11 @@ impl Report {
         self.plies += p.game.moves().len() - p.opening_plies;
         *self.terminations.entry(p.termination.kind()).or_default() += 1;
         if let Some(side) = p.termination.culprit() {
-            let who = if side == Color::Black { job.black } else { job.white };
+            let who = if side == Color::Black {
+                job.black
+            } else {
+                job.white
+            };
             *self.faults[who].entry(p.termination.kind()).or_default() += 1;
         }
         for w in &p.warnings {
@@ -531,7 +552,11 @@ impl Report {
         }
         let now = Instant::now();
         // On a terminal the line is redrawn after every game; in a log, once a second.
-        if !self.tty && !last && self.last_line.is_some_and(|t| now - t < Duration::from_secs(1))
+        if !self.tty
+            && !last
+            && self
+                .last_line
+                .is_some_and(|t| now - t < Duration::from_secs(1))
         {
             return;
         }
@@ -601,10 +626,26 @@ impl Report {
             m.cfg.limit,
             pdn::rules_tag(&m.cfg.rules)
         );
-        let width = m.specs.iter().map(|e| e.name.len()).max().unwrap_or(4).max(4);
+        let width = m
+            .specs
+            .iter()
+            .map(|e| e.name.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
         s += &format!(
             "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}\n",
-            "Rank", "Name", "Games", "Wins", "Draws", "Losses", "Points", "Score", "Elo", "±95%", "LOS"
+            "Rank",
+            "Name",
+            "Games",
+            "Wins",
+            "Draws",
+            "Losses",
+            "Points",
+            "Score",
+            "Elo",
+            "±95%",
+            "LOS"
         );
         for (rank, &i) in order.iter().enumerate() {
             let t = &per[i];
@@ -728,8 +769,18 @@ mod tests {
     #[test]
     fn schedule_alternates_colours_and_pairs_openings() {
         let a = args(&[
-            "--engine", "cmd=a", "--engine", "cmd=b", "--engine", "cmd=c", "--nodes", "1",
-            "--games", "4", "--random-plies", "4",
+            "--engine",
+            "cmd=a",
+            "--engine",
+            "cmd=b",
+            "--engine",
+            "cmd=c",
+            "--nodes",
+            "1",
+            "--games",
+            "4",
+            "--random-plies",
+            "4",
         ]);
         let m = Match::new(&a).unwrap();
         assert_eq!(m.pairings, vec![(0, 1), (0, 2), (1, 2)]);
@@ -740,7 +791,10 @@ mod tests {
             .filter(|j| j.pairing == 0)
             .map(|j| (j.black, j.white, j.pair_no, j.opening))
             .collect();
-        assert_eq!(j, vec![(0, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1), (1, 0, 1, 1)]);
+        assert_eq!(
+            j,
+            vec![(0, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1), (1, 0, 1, 1)]
+        );
         assert_eq!(m.openings.len(), 2);
         let bad = MatchArgs {
             tc: Some("60+1".into()),
@@ -751,6 +805,9 @@ mod tests {
             sprt: vec!["elo0=0".into(), "elo1=5".into()],
             ..a
         };
-        assert!(Match::new(&bad).unwrap_err().to_string().contains("two engines"));
+        assert!(Match::new(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("two engines"));
     }
 }

@@ -79,7 +79,10 @@ fn parse_line(line: &str, rules: &Rules) -> Result<Opening, String> {
         (None, None) => return Err("neither moves nor a FEN".to_string()),
     };
     if game.result() != GameResult::Ongoing {
-        return Err(format!("the game is already over ({})", game.result().describe()));
+        return Err(format!(
+            "the game is already over ({})",
+            game.result().describe()
+        ));
     }
     Ok(Opening {
         label: moves_field.or(fen_field).unwrap_or_default().to_string(),

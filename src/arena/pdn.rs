@@ -153,7 +153,10 @@ impl PdnGame {
     /// GameType 21 and Buff and Green otherwise (80-half-move draw rule unless told).
     pub fn rules(&self, game_no: usize) -> Result<Rules, ArenaError> {
         let bad = |why: String| ArenaError::Pdn { game: game_no, why };
-        let mut rules = match self.tag("GameType").map(|g| g.split(',').next().unwrap_or("")) {
+        let mut rules = match self
+            .tag("GameType")
+            .map(|g| g.split(',').next().unwrap_or(""))
+        {
             Some("21") => Rules::ENGLISH,
             _ => Rules::BUFF_AND_GREEN,
         };
@@ -342,14 +345,20 @@ mod tests {
     #[test]
     fn writes_and_reads_back() {
         let mut g = Game::new(Position::startpos(), 0, Rules::ENGLISH);
-        for m in ["11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14"] {
+        for m in [
+            "11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14",
+        ] {
             g.play_str(m).unwrap();
         }
         let text = write_game(&header("1-1"), &g);
-        assert!(text.starts_with("[Event \"t\"]\n[Date \"2024.01.02\"]\n[Round \"3\"]\n[White \"W 'q'\"]\n"));
+        assert!(text.starts_with(
+            "[Event \"t\"]\n[Date \"2024.01.02\"]\n[Round \"3\"]\n[White \"W 'q'\"]\n"
+        ));
         assert!(text.contains("[GameType \"21\"]\n[Rules \"BackwardCapture=false LongKings=false DrawHalfMoves=80\"]\n"));
         assert!(!text.contains("FEN"));
-        assert!(text.ends_with("\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 1-1\n\n"));
+        assert!(
+            text.ends_with("\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 1-1\n\n")
+        );
         let games = parse(&(text.clone() + &text)).unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[1].result.as_deref(), Some("1-1"));
@@ -380,9 +389,14 @@ mod tests {
         assert_eq!(games[0].moves, ["11-15", "23-19", "8-11"]);
         assert_eq!(games[0].result.as_deref(), Some("*"));
         let err = parse("[GameType \"21\"]\n1. 11-17").unwrap()[0].replay(4);
-        assert!(err.unwrap_err().to_string().starts_with("PDN game 4: ply 1: 11-17"));
-        assert!(parse("[Event \"x\"]\n[Rules \"LongKings=maybe\"]\n1-0").unwrap()[0]
-            .rules(1)
-            .is_err());
+        assert!(err
+            .unwrap_err()
+            .to_string()
+            .starts_with("PDN game 4: ply 1: 11-17"));
+        assert!(
+            parse("[Event \"x\"]\n[Rules \"LongKings=maybe\"]\n1-0").unwrap()[0]
+                .rules(1)
+                .is_err()
+        );
     }
 }

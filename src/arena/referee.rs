@@ -120,10 +120,9 @@ impl Termination {
     pub fn describe(&self, rules: &Rules) -> String {
         let detail = match self {
             Termination::Normal(GameResult::Win(c)) => format!("{} has no legal move", cap(!*c)),
-            Termination::Normal(_) => format!(
-                "draw by the {}-half-move rule",
-                rules.draw_half_moves
-            ),
+            Termination::Normal(_) => {
+                format!("draw by the {}-half-move rule", rules.draw_half_moves)
+            }
             Termination::Adjudication(n) => format!("draw after {n} plies"),
             Termination::IllegalMove(c, t) => format!("{} sent '{t}'", cap(*c)),
             Termination::Crash(c) => format!("{}'s engine exited", cap(*c)),
@@ -264,9 +263,7 @@ pub fn play_game(
         let Some(p) = seat.as_mut() else {
             continue;
         };
-        let r = p
-            .send("ucinewgame")
-            .and_then(|_| p.sync(cfg.reply_timeout));
+        let r = p.send("ucinewgame").and_then(|_| p.sync(cfg.reply_timeout));
         if let Err(fault) = r {
             kill_unless_alive(seat);
             let t = fault_termination(side, fault, "readyok");
@@ -277,11 +274,13 @@ pub fn play_game(
     let mut clocks = match cfg.limit {
         Limit::Clock(tc) => [Clock::new(tc), Clock::new(tc)],
         // Unused without a clock; any value will do.
-        _ => [Clock::new(super::tc::TimeControl {
-            moves: None,
-            base: Duration::from_secs(1),
-            increment: Duration::ZERO,
-        }); 2],
+        _ => {
+            [Clock::new(super::tc::TimeControl {
+                moves: None,
+                base: Duration::from_secs(1),
+                increment: Duration::ZERO,
+            }); 2]
+        }
     };
     let mut plies = 0u32;
     loop {
@@ -402,9 +401,10 @@ fn ask_move(
             }
             Err(match cfg.limit {
                 Limit::Nodes(_) => Termination::NoReply(side, "bestmove"),
-                Limit::Clock(_) => {
-                    Termination::TimeForfeit(side, late.saturating_sub(clocks[side.index()].remaining()))
-                }
+                Limit::Clock(_) => Termination::TimeForfeit(
+                    side,
+                    late.saturating_sub(clocks[side.index()].remaining()),
+                ),
                 Limit::MoveTime(d) => Termination::TimeForfeit(side, late.saturating_sub(d)),
             })
         }

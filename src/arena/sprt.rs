@@ -65,7 +65,9 @@ impl FromStr for Sprt {
             model: Model::Pentanomial,
         };
         for field in text.split_whitespace() {
-            let (k, v) = field.split_once('=').ok_or_else(|| bad("expected key=value"))?;
+            let (k, v) = field
+                .split_once('=')
+                .ok_or_else(|| bad("expected key=value"))?;
             if k == "model" {
                 s.model = match v {
                     "pentanomial" => Model::Pentanomial,
@@ -90,8 +92,7 @@ impl FromStr for Sprt {
             return Err(bad("elo0 must be below elo1"));
         }
         let rate = 0.0..0.5;
-        if !rate.contains(&s.alpha) || !rate.contains(&s.beta) || s.alpha == 0.0 || s.beta == 0.0
-        {
+        if !rate.contains(&s.alpha) || !rate.contains(&s.beta) || s.alpha == 0.0 || s.beta == 0.0 {
             return Err(bad("alpha and beta must be in (0, 0.5)"));
         }
         Ok(s)

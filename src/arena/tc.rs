@@ -58,7 +58,7 @@ fn seconds(text: &str) -> Option<Duration> {
 
 fn fmt_secs(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}", ms / 1000)
     } else {
         let s = format!("{:.3}", d.as_secs_f64());
@@ -183,7 +183,18 @@ mod tests {
         assert_eq!((tc.moves, tc.base, tc.increment), (None, ms(1000), ms(10)));
         assert_eq!(tc.to_string(), "1+0.01");
         assert_eq!("0.5".parse::<TimeControl>().unwrap().to_string(), "0.5");
-        for bad in ["", "x", "0/60", "40/", "60+", "-1", "0", "1e9", "inf", "40/60+0.6+1"] {
+        for bad in [
+            "",
+            "x",
+            "0/60",
+            "40/",
+            "60+",
+            "-1",
+            "0",
+            "1e9",
+            "inf",
+            "40/60+0.6+1",
+        ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
         assert_eq!(Limit::MoveTime(ms(100)).to_string(), "movetime=0.1");
