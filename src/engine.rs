@@ -571,7 +571,7 @@ mod tests {
                 nodes: Some(1),
                 ..Limits::default()
             },
-            searchmoves: vec!["11-16".into()],
+            searchmoves: vec!["1-5".into()],
         };
         assert!(matches!(
             e.go(req, ev, ans),
