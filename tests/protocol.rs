@@ -371,3 +371,53 @@ fn every_error_class_leaves_the_state_unchanged() {
         .is_empty());
     assert_eq!(e.fen(), "B:W26:B");
 }
+
+/// The error table and the `uci`/`d` examples of protocol.md are what the engine really says.
+#[test]
+fn protocol_md_examples_are_true() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md"))
+        .expect("protocol.md");
+    let errors = doc
+        .split("\n## Errors\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("an Errors section");
+    let mut e = Engine::start();
+    let mut checked = 0;
+    for row in errors.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let (Some(input), Some(reply)) = (cells.get(1), cells.get(2)) else {
+            continue;
+        };
+        let (Some(input), Some(reply)) = (
+            input.strip_prefix('`').and_then(|s| s.strip_suffix('`')),
+            reply
+                .trim_end_matches(" |")
+                .strip_prefix('`')
+                .and_then(|s| s.strip_suffix('`')),
+        ) else {
+            continue;
+        };
+        if input.starts_with("go` during") || !reply.starts_with("info string error") {
+            continue;
+        }
+        assert_eq!(e.ask(input), [reply], "protocol.md row: {row}");
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} rows checked");
+    // The uci reply in the example session.
+    e.send("uci");
+    let uci = e.recv_until(|l| l == "uciok");
+    // The version and the tuned exploration default may move on without the example.
+    for l in uci
+        .iter()
+        .filter(|l| !l.starts_with("id name") && !l.starts_with("option name Exploration"))
+    {
+        assert!(doc.contains(&format!("< {l}\n")), "protocol.md lacks {l:?}");
+    }
+    // The d example.
+    let mut d = lines(&START_DIAGRAM);
+    d.push("Clock: 0".into());
+    d.push("Result: ongoing".into());
+    assert!(doc.contains(&format!("\n{}\n", d.join("\n"))));
+}
