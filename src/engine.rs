@@ -317,9 +317,9 @@ impl Engine {
     }
 
     /// Tells a ponder search that the expected move was played: it goes on as a normal search
-    /// under its limits. Without a search this does nothing.
+    /// under its limits. Without a ponder search this does nothing.
     pub fn ponderhit(&mut self) {
-        if let Some(r) = &self.running {
+        if let Some(r) = self.running.as_ref().filter(|r| r.ponder) {
             r.control.ponderhit.store(true, Ordering::SeqCst);
             r.wake();
         }
