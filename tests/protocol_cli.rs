@@ -1,5 +1,7 @@
 //! The command line: `perft`, `bench`, `match`, `--help`, `--version`.
 
+mod protocol_support;
+
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {
@@ -102,18 +104,7 @@ fn bench_prints_a_reproducible_signature() {
     assert!(a.status.success());
     let text = stdout(&a);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2, "{text}");
-    let nodes: u64 = lines[0]
-        .strip_prefix("Nodes searched: ")
-        .expect("Nodes searched line")
-        .parse()
-        .expect("count");
-    assert!(nodes >= 1);
-    lines[1]
-        .strip_prefix("Nodes/second: ")
-        .expect("Nodes/second line")
-        .parse::<u64>()
-        .expect("rate");
+    protocol_support::bench_nodes(&lines);
     let b = run(&args);
     assert_eq!(stdout(&b).lines().next(), Some(lines[0]));
     assert_eq!(run(&["bench", "--nodes", "0"]).status.code(), Some(2));

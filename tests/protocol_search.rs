@@ -177,11 +177,17 @@ fn finished_game_gives_bestmove_none() {
     e.send("position fen B:WK32:BK1 moves 1-5 32-27");
     e.send("go movetime 10");
     assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
-    // An infinite search holds even that answer until stop.
+    // An infinite search holds even that answer until stop: it is still running after any
+    // number of round trips, so a new go is refused.
     e.send("go infinite");
-    assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
+    for _ in 0..20 {
+        assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
+    }
+    assert_eq!(e.ask("go nodes 1"), [BUSY]);
     e.send("stop");
     assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
+    let (all, _) = e.quit();
+    assert_eq!(count_prefix(&all, "bestmove"), 3, "{all:#?}");
 }
 
 #[test]
@@ -300,18 +306,7 @@ fn end_of_input_stops_unbounded_searches() {
 fn bench_command_prints_its_two_lines() {
     let mut e = Engine::start();
     let out = e.ask("bench 5");
-    assert_eq!(out.len(), 2, "{out:#?}");
-    let n: u64 = out[0]
-        .strip_prefix("Nodes searched: ")
-        .expect("Nodes searched")
-        .parse()
-        .expect("a count");
-    assert!(n >= 1);
-    out[1]
-        .strip_prefix("Nodes/second: ")
-        .expect("Nodes/second")
-        .parse::<u64>()
-        .expect("a rate");
+    protocol_support::bench_nodes(&out);
     // The node count is a signature: the same settings give the same count.
     let again = e.ask("bench 5");
     assert_eq!(again[0], out[0]);

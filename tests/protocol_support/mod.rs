@@ -223,3 +223,18 @@ pub const START_FEN: &str = "B:W21-32:B1-12";
 pub fn count_prefix(lines: &[String], prefix: &str) -> usize {
     lines.iter().filter(|l| l.starts_with(prefix)).count()
 }
+
+/// Checks bench output (`Nodes searched: <n>`, `Nodes/second: <n>`, nothing else) and returns
+/// the node count.
+pub fn bench_nodes<S: AsRef<str>>(lines: &[S]) -> u64 {
+    assert_eq!(lines.len(), 2, "two bench lines");
+    let value = |line: &str, prefix: &str| -> u64 {
+        line.strip_prefix(prefix)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("expected '{prefix}<n>', got {line:?}"))
+    };
+    value(lines[1].as_ref(), "Nodes/second: ");
+    let nodes = value(lines[0].as_ref(), "Nodes searched: ");
+    assert!(nodes >= 1);
+    nodes
+}
