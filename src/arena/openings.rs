@@ -84,10 +84,19 @@ fn parse_line(line: &str, rules: &Rules) -> Result<Opening, String> {
             game.result().describe()
         ));
     }
-    Ok(Opening {
-        label: moves_field.or(fen_field).unwrap_or_default().to_string(),
-        game,
-    })
+    // The label names the moves in canonical long form (the deck writes some captures as 13-22).
+    let label = match moves_field {
+        Some(_) => move_list(&game),
+        None => fen_field.unwrap_or_default().to_string(),
+    };
+    Ok(Opening { label, game })
+}
+
+fn move_list(game: &Game) -> String {
+    game.moves()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `count` openings of `plies` uniformly random legal moves from the standard start, the
@@ -108,12 +117,10 @@ pub fn random(count: usize, plies: usize, seed: u64, rules: &Rules) -> Vec<Openi
             game.play(mv);
         }
         if ok && game.result() == GameResult::Ongoing {
-            let label = game
-                .moves()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(" ");
-            out.push(Opening { label, game });
+            out.push(Opening {
+                label: move_list(&game),
+                game,
+            });
         }
     }
     out

@@ -139,7 +139,8 @@ pub fn fmt_elo(e: f64) -> String {
     } else if e.is_nan() {
         "nan".to_string()
     } else {
-        format!("{e:+.1}")
+        // Adding 0.0 turns -0.0 into 0.0, so an even score prints as +0.0.
+        format!("{:+.1}", e + 0.0)
     }
 }
 
@@ -178,6 +179,7 @@ mod tests {
             ..Tally::default()
         };
         assert_eq!(fmt_elo(all.elo().0), "+inf");
+        assert_eq!(fmt_elo(-0.0), "+0.0");
         assert_eq!(fmt_elo(all.flipped().elo().0), "-inf");
         assert!((erf(0.5) - 0.520_499_9).abs() < 2e-7);
         assert!((expected_score(0.0) - 0.5).abs() < 1e-12);
