@@ -34,9 +34,31 @@ use sprt::{Decision, Sprt};
 use stats::{fmt_elo, fmt_err, Tally};
 use tc::Limit;
 
-/// Command-line arguments of `buffgreen match`.
+/// Command-line arguments of `buffgreen match`. The options live behind a box so that the
+/// binary's subcommand enum stays small; fields are reached through `Deref`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
+    #[command(flatten)]
+    options: Box<MatchOptions>,
+}
+
+impl std::ops::Deref for MatchArgs {
+    type Target = MatchOptions;
+
+    fn deref(&self) -> &MatchOptions {
+        &self.options
+    }
+}
+
+impl std::ops::DerefMut for MatchArgs {
+    fn deref_mut(&mut self) -> &mut MatchOptions {
+        &mut self.options
+    }
+}
+
+/// The options of `buffgreen match` (see [`MatchArgs`]).
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchOptions {
     /// An engine: `cmd=PROGRAM [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]...`
     /// (quote values with spaces). Give two, or more for a round robin.
     #[arg(long = "engine", value_name = "SPEC")]
@@ -796,15 +818,11 @@ mod tests {
             vec![(0, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1), (1, 0, 1, 1)]
         );
         assert_eq!(m.openings.len(), 2);
-        let bad = MatchArgs {
-            tc: Some("60+1".into()),
-            ..a.clone()
-        };
+        let mut bad = a.clone();
+        bad.tc = Some("60+1".into());
         assert!(Match::new(&bad).is_err());
-        let bad = MatchArgs {
-            sprt: vec!["elo0=0".into(), "elo1=5".into()],
-            ..a
-        };
+        let mut bad = a;
+        bad.sprt = vec!["elo0=0".into(), "elo1=5".into()];
         assert!(Match::new(&bad)
             .unwrap_err()
             .to_string()
