@@ -272,8 +272,8 @@ fn sprt_stops_a_lopsided_match_early() {
     let (decision, llr) = s.decision.unwrap();
     assert_eq!(decision, arena::sprt::Decision::H1);
     assert!(llr >= 2.944);
-    // The first complete pair (two wins) already passes the upper bound.
-    assert_eq!(s.games, 2);
+    // Every pair is won; the 12th won pair is the first to pass the upper bound.
+    assert_eq!(s.games, 24);
     assert_eq!(s.scheduled, 200);
     assert!(s
         .table

@@ -6,7 +6,11 @@
 //! `LLR = N (s1 - s0) (2m - s0 - s1) / (2v)`. The pentanomial model (the default) observes game
 //! pairs (same opening, colours reversed; pair score 0, 1/4, ..., 1), which accounts for the
 //! correlation between the two games of a pair; the trinomial model observes single games.
-//! Empty outcome classes are given a count of 0.001 so the variance is never zero.
+//! Every outcome class gets a pseudo-count of `1/k` (one prior observation spread evenly over
+//! the `k` classes): the variance is never zero, and a run of identical results (a strong
+//! engine against a random one wins every pair) has to accumulate before the test decides
+//! (12 won pairs for elo0=0 elo1=10 at alpha=beta=0.05) instead of deciding on the first pair,
+//! as a 0.001 pseudo-count would. With hundreds of observations the prior is negligible.
 //! Bounds: `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.
 
 use std::fmt;
@@ -140,10 +144,8 @@ impl Sprt {
         if counts.iter().sum::<f64>() == 0.0 {
             return 0.0;
         }
-        let counts: Vec<f64> = counts
-            .into_iter()
-            .map(|c| if c == 0.0 { 1e-3 } else { c })
-            .collect();
+        let prior = 1.0 / counts.len() as f64;
+        let counts: Vec<f64> = counts.into_iter().map(|c| c + prior).collect();
         let n: f64 = counts.iter().sum();
         let mean = counts.iter().zip(&xs).map(|(c, x)| c * x).sum::<f64>() / n;
         let var = counts
@@ -205,18 +207,20 @@ mod tests {
             losses: 20,
             pairs: [5, 10, 20, 10, 15],
         };
-        assert!((s.llr(&t) - 1.733_713_31).abs() < 1e-6, "{}", s.llr(&t));
+        assert!((s.llr(&t) - 1.728_118_38).abs() < 1e-6, "{}", s.llr(&t));
         s.model = Model::Pentanomial;
-        assert!((s.llr(&t) - 0.676_040_80).abs() < 1e-6, "{}", s.llr(&t));
+        assert!((s.llr(&t) - 0.671_060_23).abs() < 1e-6, "{}", s.llr(&t));
         assert_eq!(s.llr(&Tally::default()), 0.0);
-        // All pairs won: the regularized variance is tiny, the LLR huge: H1 at once.
-        let sweep = Tally {
-            wins: 6,
-            pairs: [0, 0, 0, 0, 3],
+        // All pairs won: the 12th won pair is the first to pass the upper bound.
+        let sweep = |pairs: u32| Tally {
+            wins: 2 * pairs,
+            pairs: [0, 0, 0, 0, pairs],
             ..Tally::default()
         };
-        assert_eq!(s.decide(s.llr(&sweep)), Some(Decision::H1));
-        assert_eq!(s.decide(s.llr(&sweep.flipped())), Some(Decision::H0));
+        assert_eq!(s.decide(s.llr(&sweep(11))), None);
+        assert_eq!(s.decide(s.llr(&sweep(12))), Some(Decision::H1));
+        assert!((s.llr(&sweep(12)) - 3.105_129_74).abs() < 1e-6);
+        assert_eq!(s.decide(s.llr(&sweep(12).flipped())), Some(Decision::H0));
         assert_eq!(s.decide(0.0), None);
     }
 }
