@@ -92,6 +92,30 @@ fn fixed_game_ends_by_the_rules_with_both_colours() {
 }
 
 #[test]
+fn each_engine_may_have_its_own_limit() {
+    let (s, games) = run(
+        &format!("{} nodes=7", engine("ok", "A")),
+        &format!("{} tc=5+0.1", engine("ok", "B")),
+        &[],
+    );
+    assert_eq!(s.games, 2);
+    assert_eq!(
+        games[0].tag("TimeControl"),
+        Some("Black nodes=7, White 5+0.1")
+    );
+    assert_eq!(
+        games[1].tag("TimeControl"),
+        Some("Black 5+0.1, White nodes=7")
+    );
+    assert!(
+        s.table.contains("; limit A nodes=7, B 5+0.1; "),
+        "{}",
+        s.table
+    );
+    assert_eq!(games[0].moves.len(), 36);
+}
+
+#[test]
 fn draw_adjudication() {
     let (s, games) = run(
         &engine("ok", "A"),

@@ -190,8 +190,17 @@ fn bad_arguments_are_refused() {
     assert_eq!(code, 2);
     assert_eq!(
         err,
-        "error: give exactly one of --tc, --movetime (> 0) and --nodes (> 0)\n"
+        "error: give one of --tc, --movetime and --nodes (or tc=, movetime=, nodes= in every --engine)\n"
     );
+    let (code, _, err) = run_match(&["--nodes", "5", "--movetime", "100"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: give at most one of --tc, --movetime and --nodes\n"
+    );
+    let (code, _, err) = run_match(&["--nodes", "0"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "error: bad nodes '0': expected a number above 0\n");
     let (code, _, err) = run_match(&["--tc", "40/"]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error: bad time control '40/'"), "{err}");

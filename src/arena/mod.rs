@@ -59,8 +59,9 @@ impl std::ops::DerefMut for MatchArgs {
 /// The options of `buffgreen match` (see [`MatchArgs`]).
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchOptions {
-    /// An engine: `cmd=PROGRAM [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]...`
-    /// (quote values with spaces). Give two, or more for a round robin.
+    /// An engine: `cmd=PROGRAM [name=NAME] [arg=ARG]... [dir=DIR] [option.NAME=VALUE]...
+    /// [tc=TC | movetime=MS | nodes=N]` (quote values with spaces; a limit here overrides the
+    /// match's). Give two, or more for a round robin.
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
     /// Fields given to every engine before its own, e.g. "option.Hash=16 option.Threads=1".
@@ -248,6 +249,8 @@ enum Msg {
 #[derive(Debug)]
 struct Match {
     specs: Vec<EngineSpec>,
+    /// Each engine's search limit (its own, else the match's).
+    limits: Vec<Limit>,
     cfg: RefereeConfig,
     openings: Vec<Opening>,
     jobs: Vec<Job>,
@@ -273,16 +276,33 @@ impl Match {
             ));
         }
         spec::unique_names(&mut specs);
-        let limit = match (&a.tc, a.movetime, a.nodes) {
-            (Some(t), None, None) => Limit::Clock(t.parse()?),
-            (None, Some(ms), None) if ms > 0 => Limit::MoveTime(Duration::from_millis(ms)),
-            (None, None, Some(n)) if n > 0 => Limit::Nodes(n),
-            _ => {
-                return Err(ArenaError::Config(
-                    "give exactly one of --tc, --movetime (> 0) and --nodes (> 0)".to_string(),
-                ))
+        let mut given = Vec::new();
+        if let Some(t) = &a.tc {
+            given.push(Limit::Clock(t.parse()?));
+        }
+        for (key, v) in [("movetime", a.movetime), ("nodes", a.nodes)] {
+            if let Some(v) = v {
+                if let Some(l) = Limit::from_field(key, &v.to_string()) {
+                    given.push(l?);
+                }
             }
-        };
+        }
+        if given.len() > 1 {
+            return Err(ArenaError::Config(
+                "give at most one of --tc, --movetime and --nodes".to_string(),
+            ));
+        }
+        let limit = given.pop();
+        if limit.is_none() && specs.iter().any(|s| s.limit.is_none()) {
+            return Err(ArenaError::Config(
+                "give one of --tc, --movetime and --nodes (or tc=, movetime=, nodes= in every --engine)"
+                    .to_string(),
+            ));
+        }
+        let limits = specs
+            .iter()
+            .map(|s| s.limit.or(limit).unwrap_or(Limit::Nodes(1)))
+            .collect();
         let rules = Rules {
             backward_capture: a.backward_capture && !a.english,
             long_kings: a.long_kings && !a.english,
@@ -344,9 +364,9 @@ impl Match {
         }
         Ok(Match {
             specs,
+            limits,
             cfg: RefereeConfig {
                 rules,
-                limit,
                 margin: Duration::from_millis(a.time_margin),
                 reply_timeout: Duration::from_millis(a.reply_timeout.max(1)),
                 adjudicate_draw_after: a.adjudicate_draw_after,
@@ -444,6 +464,7 @@ impl Match {
             let r = referee::play_game(
                 &self.cfg,
                 [&self.specs[job.black], &self.specs[job.white]],
+                [self.limits[job.black], self.limits[job.white]],
                 [&mut b, &mut w],
                 &self.openings[job.opening],
                 stop,
@@ -461,6 +482,31 @@ impl Match {
         }
     }
 
+    /// The PDN TimeControl value: the limit, or each side's when they differ.
+    fn limit_text(&self, black: usize, white: usize) -> String {
+        let (b, w) = (self.limits[black], self.limits[white]);
+        if b == w {
+            b.to_string()
+        } else {
+            format!("Black {b}, White {w}")
+        }
+    }
+
+    /// The limit for the summary: the common one, or each engine's.
+    fn limits_summary(&self) -> String {
+        if self.limits.iter().all(|l| *l == self.limits[0]) {
+            self.limits[0].to_string()
+        } else {
+            let each: Vec<String> = self
+                .specs
+                .iter()
+                .zip(&self.limits)
+                .map(|(s, l)| format!("{} {l}", s.name))
+                .collect();
+            each.join(", ")
+        }
+    }
+
     fn pdn_text(&self, job: &Job, p: &Played, date: &str) -> String {
         pdn::write_game(
             &pdn::GameHeader {
@@ -470,7 +516,7 @@ impl Match {
                 white: &self.specs[job.white].name,
                 black: &self.specs[job.black].name,
                 result: p.outcome.pdn(),
-                time_control: self.cfg.limit.to_string(),
+                time_control: self.limit_text(job.black, job.white),
                 termination: p.termination.describe(&self.cfg.rules),
                 opening: &self.openings[job.opening].label,
                 always_fen: self.always_fen,
@@ -645,7 +691,7 @@ impl Report {
             secs,
             self.done as f64 / secs.max(1e-9),
             self.plies,
-            m.cfg.limit,
+            m.limits_summary(),
             pdn::rules_tag(&m.cfg.rules)
         );
         let width = m

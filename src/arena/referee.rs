@@ -23,8 +23,6 @@ use crate::types::Color;
 pub struct RefereeConfig {
     /// The rules, sent to both engines and used to judge.
     pub rules: Rules,
-    /// The search limit of every move.
-    pub limit: Limit,
     /// Tolerance on the clock and on `movetime`, for the runner's own measuring and pipe
     /// delays: a move may take this much longer than the time left before it loses.
     pub margin: Duration,
@@ -201,11 +199,16 @@ fn position_command(game: &Game) -> String {
     s
 }
 
-fn go_command(limit: &Limit, clocks: &[Clock; 2]) -> String {
-    match limit {
-        Limit::Clock(_) => {
-            let b = &clocks[Color::Black.index()];
-            let w = &clocks[Color::White.index()];
+/// The `go` command for `side` under its `limit`. On a clock the opponent's time is its own
+/// clock's, or a copy of the mover's when the opponent plays without one.
+fn go_command(side: Color, limit: &Limit, clocks: &[Option<Clock>; 2]) -> String {
+    match (limit, clocks[side.index()]) {
+        (Limit::Clock(_), Some(me)) => {
+            let other = clocks[(!side).index()].unwrap_or(me);
+            let (b, w) = match side {
+                Color::Black => (me, other),
+                Color::White => (other, me),
+            };
             let mut s = format!(
                 "go wtime {} btime {} winc {} binc {}",
                 w.remaining().as_millis(),
@@ -213,23 +216,26 @@ fn go_command(limit: &Limit, clocks: &[Clock; 2]) -> String {
                 w.increment().as_millis(),
                 b.increment().as_millis()
             );
-            // Both clocks run the same control, so either side's count is the one to send.
-            if let Some(n) = b.moves_to_go().or(w.moves_to_go()) {
+            if let Some(n) = me.moves_to_go() {
                 s.push_str(&format!(" movestogo {n}"));
             }
             s
         }
-        Limit::MoveTime(d) => format!("go movetime {}", d.as_millis()),
-        Limit::Nodes(n) => format!("go nodes {n}"),
+        (Limit::MoveTime(d), _) => format!("go movetime {}", d.as_millis()),
+        (Limit::Nodes(n), _) => format!("go nodes {n}"),
+        // A clock limit always comes with its clock; nodes is the harmless fallback.
+        (Limit::Clock(_), None) => "go nodes 1".to_string(),
     }
 }
 
-/// Plays one game from `opening`, `engines[0]` with Black and `engines[1]` with White,
-/// starting (or restarting) processes that are missing or dead. Returns `Ok(None)` when `stop`
-/// was raised during the game (the game is abandoned, not scored).
+/// Plays one game from `opening`, `engines[0]` with Black and `engines[1]` with White, each
+/// searching under its entry of `limits`, starting (or restarting) processes that are missing
+/// or dead. Returns `Ok(None)` when `stop` was raised during the game (the game is abandoned,
+/// not scored).
 pub fn play_game(
     cfg: &RefereeConfig,
     specs: [&EngineSpec; 2],
+    limits: [Limit; 2],
     engines: [&mut Option<EngineProcess>; 2],
     opening: &Opening,
     stop: &AtomicBool,
@@ -271,17 +277,10 @@ pub fn play_game(
         }
     }
 
-    let mut clocks = match cfg.limit {
-        Limit::Clock(tc) => [Clock::new(tc), Clock::new(tc)],
-        // Unused without a clock; any value will do.
-        _ => {
-            [Clock::new(super::tc::TimeControl {
-                moves: None,
-                base: Duration::from_secs(1),
-                increment: Duration::ZERO,
-            }); 2]
-        }
-    };
+    let mut clocks = limits.map(|l| match l {
+        Limit::Clock(tc) => Some(Clock::new(tc)),
+        _ => None,
+    });
     let mut plies = 0u32;
     loop {
         let result = game.result();
@@ -318,7 +317,8 @@ pub fn play_game(
                 warnings,
             )));
         };
-        let reply = ask_move(p, cfg, &game, &clocks, side);
+        let limit = limits[side.index()];
+        let reply = ask_move(p, cfg, &limit, &game, &clocks, side);
         warnings.extend(
             p.take_complaints()
                 .into_iter()
@@ -331,9 +331,9 @@ pub fn play_game(
                 return Ok(Some(finish(game, Outcome::Win(!side), t, warnings)));
             }
         };
-        let charged = match cfg.limit {
-            Limit::Clock(_) => clocks[side.index()].charge(elapsed, cfg.margin),
-            Limit::MoveTime(d) if elapsed > d + cfg.margin => Err(elapsed - d),
+        let charged = match (limit, clocks[side.index()].as_mut()) {
+            (Limit::Clock(_), Some(clock)) => clock.charge(elapsed, cfg.margin),
+            (Limit::MoveTime(d), _) if elapsed > d + cfg.margin => Err(elapsed - d),
             _ => Ok(()),
         };
         if let Err(over) = charged {
@@ -361,8 +361,9 @@ pub fn play_game(
 fn ask_move(
     p: &mut EngineProcess,
     cfg: &RefereeConfig,
+    limit: &Limit,
     game: &Game,
-    clocks: &[Clock; 2],
+    clocks: &[Option<Clock>; 2],
     side: Color,
 ) -> Result<(String, Duration), Termination> {
     p.sync(cfg.reply_timeout)
@@ -370,12 +371,13 @@ fn ask_move(
     p.send(&position_command(game))
         .map_err(|f| fault_termination(side, f, "bestmove"))?;
     let sent = p
-        .send(&go_command(&cfg.limit, clocks))
+        .send(&go_command(side, limit, clocks))
         .map_err(|f| fault_termination(side, f, "bestmove"))?;
-    let budget = match cfg.limit {
-        Limit::Clock(_) => clocks[side.index()].allowance(cfg.margin),
-        Limit::MoveTime(d) => d + cfg.margin,
-        Limit::Nodes(_) => cfg.reply_timeout,
+    let clock = clocks[side.index()];
+    let budget = match (limit, clock) {
+        (Limit::Clock(_), Some(c)) => c.allowance(cfg.margin),
+        (Limit::MoveTime(d), _) => *d + cfg.margin,
+        _ => cfg.reply_timeout,
     };
     let got = p.wait_for(
         sent + budget,
@@ -399,13 +401,12 @@ fn ask_move(
             if recovered.is_err() {
                 p.kill();
             }
-            Err(match cfg.limit {
-                Limit::Nodes(_) => Termination::NoReply(side, "bestmove"),
-                Limit::Clock(_) => Termination::TimeForfeit(
-                    side,
-                    late.saturating_sub(clocks[side.index()].remaining()),
-                ),
-                Limit::MoveTime(d) => Termination::TimeForfeit(side, late.saturating_sub(d)),
+            Err(match (limit, clock) {
+                (Limit::Clock(_), Some(c)) => {
+                    Termination::TimeForfeit(side, late.saturating_sub(c.remaining()))
+                }
+                (Limit::MoveTime(d), _) => Termination::TimeForfeit(side, late.saturating_sub(*d)),
+                _ => Termination::NoReply(side, "bestmove"),
             })
         }
         Err(f) => Err(fault_termination(side, f, "bestmove")),
@@ -441,16 +442,32 @@ mod tests {
         assert_eq!(position_command(&g), "position startpos moves 11-15 23-19");
         let g = Game::new(fen::parse("W:W18:B14").unwrap(), 0, Rules::default());
         assert_eq!(position_command(&g), "position fen W:W18:B14");
-        let tc = "40/60+0.6".parse().unwrap();
-        let clocks = [Clock::new(tc), Clock::new(tc)];
+        let tc: super::super::tc::TimeControl = "40/60+0.6".parse().unwrap();
+        let clocks = [Some(Clock::new(tc)), Some(Clock::new(tc))];
         assert_eq!(
-            go_command(&Limit::Clock(tc), &clocks),
+            go_command(Color::Black, &Limit::Clock(tc), &clocks),
             "go wtime 60000 btime 60000 winc 600 binc 600 movestogo 40"
         );
-        assert_eq!(go_command(&Limit::Nodes(5), &clocks), "go nodes 5");
         assert_eq!(
-            go_command(&Limit::MoveTime(Duration::from_millis(80)), &clocks),
+            go_command(Color::White, &Limit::Nodes(5), &clocks),
+            "go nodes 5"
+        );
+        assert_eq!(
+            go_command(
+                Color::Black,
+                &Limit::MoveTime(Duration::from_millis(80)),
+                &clocks
+            ),
             "go movetime 80"
+        );
+        // Black on a clock, White searching a fixed number of nodes.
+        let mut mine = Clock::new("10+0.1".parse().unwrap());
+        mine.charge(Duration::from_millis(500), Duration::ZERO)
+            .unwrap();
+        let mixed = [Some(mine), None];
+        assert_eq!(
+            go_command(Color::Black, &Limit::Clock(tc), &mixed),
+            "go wtime 9600 btime 9600 winc 100 binc 100"
         );
     }
 

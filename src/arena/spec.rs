@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::error::ArenaError;
+use super::tc::Limit;
 
 /// How to start one engine and what to tell it before the first game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,12 +18,15 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// `setoption` name/value pairs, sent in this order after the rules options.
     pub options: Vec<(String, String)>,
+    /// This engine's own search limit (`tc=`, `movetime=` or `nodes=`), overriding the match's.
+    pub limit: Option<Limit>,
 }
 
 impl EngineSpec {
     /// Parses a spec: whitespace-separated `key=value` fields; a value may be quoted with `"` or
     /// `'` to hold spaces. Keys: `cmd` (program, plus arguments split at spaces), `arg` (one more
-    /// argument, repeatable), `name`, `dir`, `option.<Name>` (repeatable). `each` holds fields
+    /// argument, repeatable), `name`, `dir`, `option.<Name>` (repeatable), and one of `tc`,
+    /// `movetime` (ms), `nodes` for a limit of its own. `each` holds fields
     /// given to every engine (`--each`); the engine's own fields come after and win.
     pub fn parse(text: &str, each: &str) -> Result<EngineSpec, ArenaError> {
         let bad = |why: String| ArenaError::Spec {
@@ -34,6 +38,7 @@ impl EngineSpec {
         let mut name = None;
         let mut dir = None;
         let mut options: Vec<(String, String)> = Vec::new();
+        let mut limit = None;
         let mut fields = tokens(each).map_err(&bad)?;
         fields.extend(tokens(text).map_err(&bad)?);
         for field in fields {
@@ -49,6 +54,10 @@ impl EngineSpec {
                 "arg" => args.push(value.to_string()),
                 "name" if !value.is_empty() => name = Some(value.to_string()),
                 "dir" => dir = Some(PathBuf::from(value)),
+                _ if Limit::from_field(key, value).is_some() => {
+                    let parsed = Limit::from_field(key, value).and_then(Result::ok);
+                    limit = Some(parsed.ok_or_else(|| bad(format!("bad {key}={value}")))?);
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => {
                         // A later value for the same option replaces the earlier one (so an
@@ -75,6 +84,7 @@ impl EngineSpec {
             args,
             dir,
             options,
+            limit,
         })
     }
 }
@@ -153,6 +163,11 @@ mod tests {
     fn default_name_and_errors() {
         let s = EngineSpec::parse("cmd=/usr/bin/buffgreen", "").unwrap();
         assert_eq!(s.name, "buffgreen");
+        assert_eq!(s.limit, None);
+        let n = EngineSpec::parse("cmd=x nodes=5", "tc=1+0.1").unwrap();
+        assert_eq!(n.limit, Some(Limit::Nodes(5)));
+        assert!(EngineSpec::parse("cmd=x nodes=0", "").is_err());
+        assert!(EngineSpec::parse("cmd=x tc=40/", "").is_err());
         assert!(EngineSpec::parse("name=x", "").is_err());
         assert!(EngineSpec::parse("cmd=x bogus", "").is_err());
         assert!(EngineSpec::parse("cmd=x color=red", "").is_err());

@@ -91,6 +91,23 @@ pub enum Limit {
     Nodes(u64),
 }
 
+impl Limit {
+    /// The limit named by an engine spec field or command-line option: `tc` (a time control),
+    /// `movetime` (milliseconds, > 0) or `nodes` (> 0); `None` for other keys.
+    pub fn from_field(key: &str, value: &str) -> Option<Result<Limit, ArenaError>> {
+        let positive = |v: &str| v.parse::<u64>().ok().filter(|&n| n > 0);
+        let bad = || ArenaError::Config(format!("bad {key} '{value}': expected a number above 0"));
+        Some(match key {
+            "tc" => value.parse().map(Limit::Clock),
+            "movetime" => positive(value)
+                .map(|ms| Limit::MoveTime(Duration::from_millis(ms)))
+                .ok_or_else(bad),
+            "nodes" => positive(value).map(Limit::Nodes).ok_or_else(bad),
+            _ => return None,
+        })
+    }
+}
+
 impl fmt::Display for Limit {
     /// The PDN `TimeControl` value: `40/60+0.6`, `movetime=0.1`, `nodes=1000`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -199,6 +216,13 @@ mod tests {
         }
         assert_eq!(Limit::MoveTime(ms(100)).to_string(), "movetime=0.1");
         assert_eq!(Limit::Nodes(7).to_string(), "nodes=7");
+        assert_eq!(
+            Limit::from_field("movetime", "250").unwrap().unwrap(),
+            Limit::MoveTime(ms(250))
+        );
+        assert!(Limit::from_field("nodes", "0").unwrap().is_err());
+        assert!(Limit::from_field("tc", "x").unwrap().is_err());
+        assert!(Limit::from_field("depth", "3").is_none());
     }
 
     #[test]
