@@ -1,1 +1,632 @@
-//! The engine facade the protocol drives (being built).
+//! The engine facade the protocol drives: the game being played, the settings, and the search
+//! thread.
+//!
+//! The engine owns one [`Searcher`], which keeps its tree between moves. Each `go` lends it to a
+//! new search thread, which hands it back when it ends. The engine never writes text: the
+//! caller passes one callback for progress events and one for the final answer, and the search
+//! thread calls them.
+//!
+//! A search is *running* from [`Engine::go`] until the thread has begun to deliver its answer;
+//! the flag that says so is set before the answer callback runs, so a command that arrives
+//! after the GUI has seen `bestmove` always finds the engine idle.
+
+mod options;
+
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use thiserror::Error;
+
+pub use options::{
+    lookup as lookup_option, table as option_table, OptionError, OptionId, OptionKind, OptionSpec,
+    OptionValue, Settings, MAX_HASH_MIB, MAX_SEED,
+};
+
+use crate::board::fen::{self, FenError};
+use crate::board::notation::{self, NotationError};
+use crate::board::{Game, PlayError, Position};
+use crate::search::{Control, Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
+use crate::tools::bench::{self, BenchReport};
+use crate::tools::perft;
+use crate::types::{Color, Move};
+
+/// Stack of the search thread: generous, since it costs address space only when used.
+const SEARCH_STACK_BYTES: usize = 16 << 20;
+
+/// Why the engine refused a command. Nothing changed when one of these is returned.
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// `go` (or `go perft`, `bench`) while a search is running.
+    #[error("a search is already running; send stop first")]
+    Busy,
+    /// The FEN of `position fen` is bad.
+    #[error("bad FEN: {0}")]
+    Fen(#[from] FenError),
+    /// A move of `position ... moves` cannot be played.
+    #[error("move {number} '{text}': {source}")]
+    Move {
+        /// 1-based index in the move list.
+        number: usize,
+        /// The move as given.
+        text: String,
+        /// Why it cannot be played.
+        source: PlayError,
+    },
+    /// A move of `go searchmoves` is not legal here.
+    #[error("searchmoves: {0}")]
+    SearchMove(NotationError),
+    /// `setoption` with an unknown name or a bad value.
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    /// The operating system would not start the search thread.
+    #[error("cannot start the search thread: {0}")]
+    Thread(std::io::Error),
+}
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPosition {
+    /// The standard start position.
+    StartPos,
+    /// A position in PDN FEN (any form [`fen::parse`] accepts).
+    Fen(String),
+}
+
+/// Something the engine did that the user should hear about, though nothing went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// A rules option changed and a move of the current game cannot be replayed under the new
+    /// rules, so the game went back to its start position.
+    GameRestarted {
+        /// 1-based index of the move that failed.
+        number: usize,
+        /// The move in long form.
+        mv: String,
+        /// Why it failed.
+        reason: PlayError,
+    },
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::GameRestarted { number, mv, reason } => {
+                let why = match reason {
+                    PlayError::GameOver(r) => {
+                        format!("the game was already over ({})", r.describe())
+                    }
+                    PlayError::Notation(_) => "it is illegal".to_string(),
+                };
+                write!(
+                    f,
+                    "rules changed: move {number} ({mv}) cannot be replayed: {why}; \
+                     the game is back at its start position"
+                )
+            }
+        }
+    }
+}
+
+/// What `go` asks for: the limits and the root moves to restrict the search to, as text.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GoRequest {
+    /// The limits; its `searchmoves` is filled in by the engine from `searchmoves` below.
+    pub limits: Limits,
+    /// Root moves in 1-32 notation (empty: all moves).
+    pub searchmoves: Vec<String>,
+}
+
+/// Receives the search's progress events, on the search thread.
+pub type EventSink = Box<dyn FnMut(SearchEvent) + Send>;
+
+/// Receives the search's answer, exactly once, on the search thread.
+pub type AnswerSink = Box<dyn FnOnce(SearchOutcome) + Send>;
+
+/// A search in progress on its own thread.
+struct Running {
+    handle: JoinHandle<Searcher>,
+    control: Arc<Control>,
+    /// Set just before the answer is delivered.
+    answered: Arc<AtomicBool>,
+    infinite: bool,
+    ponder: bool,
+}
+
+impl Running {
+    /// True while the search would never end by itself: `infinite`, or pondering before
+    /// `ponderhit`.
+    fn unbounded(&self) -> bool {
+        self.infinite || (self.ponder && !self.control.ponderhit.load(Ordering::SeqCst))
+    }
+
+    fn wake(&self) {
+        self.handle.thread().unpark();
+    }
+}
+
+/// The engine: settings, game, and the searcher (at home or lent to a search thread).
+pub struct Engine {
+    settings: Settings,
+    game: Game,
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with default settings at the start position.
+    pub fn new() -> Engine {
+        let settings = Settings::default();
+        let game = Game::new(Position::startpos(), 0, settings.config.rules);
+        Engine {
+            searcher: Some(Searcher::new(&settings.config)),
+            settings,
+            game,
+            running: None,
+        }
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The search configuration (rules included).
+    pub fn config(&self) -> &SearchConfig {
+        &self.settings.config
+    }
+
+    /// The game `go` would search.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// True while a search runs and has not yet started to deliver its answer.
+    pub fn is_searching(&mut self) -> bool {
+        self.reap();
+        self.running.is_some()
+    }
+
+    /// Checks an option value and applies it. Rules options replay the current game under the
+    /// new rules; when a move no longer replays, the game goes back to its start position and
+    /// the returned [`Notice`] says so. A running search is ended first (see
+    /// [`Engine::end_search`]), but only once the value has been accepted.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<Option<Notice>, EngineError> {
+        let spec = options::lookup(name)?;
+        let value = options::parse_value(&spec, value)?;
+        let mut settings = self.settings.clone();
+        options::store(&mut settings, spec.id, value);
+        self.end_search();
+        let notice = if settings.config.rules != self.settings.config.rules {
+            self.replay_under(settings.config.rules)
+        } else {
+            None
+        };
+        if settings.config != self.settings.config {
+            self.searcher_mut().configure(&settings.config);
+        }
+        self.settings = settings;
+        Ok(notice)
+    }
+
+    /// Starts a new game at the start position and makes the searcher forget the old one.
+    pub fn new_game(&mut self) {
+        self.end_search();
+        self.game = Game::new(Position::startpos(), 0, self.settings.config.rules);
+        self.searcher_mut().new_game();
+    }
+
+    /// Sets the game to `start` followed by `moves`. If the FEN or any move is bad, nothing
+    /// changes. A running search is ended first (see [`Engine::end_search`]), but only once the
+    /// whole command has been accepted.
+    pub fn set_position(
+        &mut self,
+        start: &StartPosition,
+        moves: &[String],
+    ) -> Result<(), EngineError> {
+        let pos = match start {
+            StartPosition::StartPos => Position::startpos(),
+            StartPosition::Fen(text) => fen::parse(text)?,
+        };
+        let mut game = Game::new(pos, 0, self.settings.config.rules);
+        for (i, text) in moves.iter().enumerate() {
+            game.play_str(text).map_err(|source| EngineError::Move {
+                number: i + 1,
+                text: text.clone(),
+                source,
+            })?;
+        }
+        self.end_search();
+        self.game = game;
+        Ok(())
+    }
+
+    /// Starts a search of the current game on its own thread and returns at once.
+    ///
+    /// `events` receives progress; `answer` receives the outcome exactly once, also when the
+    /// search is stopped. A search that sets no limit for the side to move (no `movetime`,
+    /// no `nodes`, no clock of the mover) runs until `stop`, as `go infinite`. An infinite
+    /// search, or a ponder search before `ponderhit`, holds its answer until then even if the
+    /// searcher finishes early (game over, single move, proven result), as UCI requires.
+    pub fn go(
+        &mut self,
+        request: GoRequest,
+        events: EventSink,
+        answer: AnswerSink,
+    ) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        let mut limits = request.limits;
+        limits.searchmoves = self.resolve_searchmoves(&request.searchmoves)?;
+        let own_clock = match self.game.position().side_to_move() {
+            Color::Black => limits.btime,
+            Color::White => limits.wtime,
+        };
+        if limits.movetime.is_none() && limits.nodes.is_none() && own_clock.is_none() {
+            limits.infinite = true;
+        }
+        let control = Arc::new(Control::default());
+        let answered = Arc::new(AtomicBool::new(false));
+        let searcher = self.take_searcher();
+        let job = SearchJob {
+            searcher,
+            config: self.settings.config.clone(),
+            game: self.game.clone(),
+            limits: limits.clone(),
+            control: Arc::clone(&control),
+            answered: Arc::clone(&answered),
+            events,
+            answer,
+        };
+        let handle = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || job.run())
+            .map_err(EngineError::Thread)?;
+        self.running = Some(Running {
+            handle,
+            control,
+            answered,
+            infinite: limits.infinite,
+            ponder: limits.ponder,
+        });
+        Ok(())
+    }
+
+    /// Asks the running search to stop; returns at once. The answer follows from the search
+    /// thread. Without a search this does nothing.
+    pub fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.control.stop.store(true, Ordering::SeqCst);
+            r.wake();
+        }
+    }
+
+    /// Tells a ponder search that the expected move was played: it goes on as a normal search
+    /// under its limits. Without a ponder search this does nothing.
+    pub fn ponderhit(&mut self) {
+        if let Some(r) = self.running.as_ref().filter(|r| r.ponder) {
+            r.control.ponderhit.store(true, Ordering::SeqCst);
+            r.wake();
+        }
+    }
+
+    /// True when a search is running that would never end by itself (`infinite`, or a ponder
+    /// search before `ponderhit`).
+    pub fn is_unbounded(&mut self) -> bool {
+        self.reap();
+        self.running.as_ref().is_some_and(Running::unbounded)
+    }
+
+    /// Ends a running search: one with a finite limit is waited for, an unbounded one is
+    /// stopped. Returns once its answer has been delivered.
+    pub fn end_search(&mut self) {
+        if self.is_unbounded() {
+            self.stop();
+        }
+        self.wait();
+    }
+
+    /// Waits until a running search has finished and delivered its answer.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            // A search thread that died outside its own panic guard lost the searcher; a
+            // fresh one is made when next needed.
+            self.searcher = r.handle.join().ok();
+        }
+    }
+
+    /// Leaf counts per root move of the current position under the current rules (`go perft`),
+    /// sorted by move (see [`sort_divide`]), using the `Threads` setting.
+    pub fn perft(&mut self, depth: u32) -> Result<Vec<(Move, u64)>, EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        let c = &self.settings.config;
+        let mut d = perft::divide(self.game.position(), &c.rules, depth, c.threads);
+        sort_divide(&mut d);
+        Ok(d)
+    }
+
+    /// Runs the bench workload under the current settings.
+    pub fn bench(&mut self, nodes: u64) -> Result<BenchReport, EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        Ok(bench::run(&self.settings.config, nodes))
+    }
+
+    /// Joins a search that has delivered its answer, so the searcher is home again.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.answered.load(Ordering::SeqCst))
+        {
+            self.wait();
+        }
+    }
+
+    fn take_searcher(&mut self) -> Searcher {
+        self.searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(&self.settings.config))
+    }
+
+    fn searcher_mut(&mut self) -> &mut Searcher {
+        let config = &self.settings.config;
+        self.searcher.get_or_insert_with(|| Searcher::new(config))
+    }
+
+    fn resolve_searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, EngineError> {
+        texts
+            .iter()
+            .map(|t| {
+                notation::parse_move(self.game.position(), self.game.rules(), t)
+                    .map_err(EngineError::SearchMove)
+            })
+            .collect()
+    }
+
+    /// Replays the current game's moves under `rules`; on the first failure the game goes back
+    /// to its start position.
+    fn replay_under(&mut self, rules: crate::board::Rules) -> Option<Notice> {
+        let start = *self.game.start();
+        let mut game = Game::new(start, self.game.start_clock(), rules);
+        let moves: Vec<Move> = self.game.moves().collect();
+        for (i, mv) in moves.iter().enumerate() {
+            // Replay by text: the long form names a move uniquely under every rule set.
+            let text = mv.to_string();
+            if let Err(reason) = game.play_str(&text) {
+                self.game = Game::new(start, self.game.start_clock(), rules);
+                return Some(Notice::GameRestarted {
+                    number: i + 1,
+                    mv: text,
+                    reason,
+                });
+            }
+        }
+        self.game = game;
+        None
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+/// Sorts divide output by origin square, then by landing squares, so the order does not depend
+/// on the move generator's internals.
+pub fn sort_divide(d: &mut [(Move, u64)]) {
+    d.sort_by_key(|(m, _)| {
+        let path: Vec<u8> = m.path().map(|s| s.number()).collect();
+        (m.from().number(), path)
+    });
+}
+
+/// Everything the search thread needs.
+struct SearchJob {
+    searcher: Searcher,
+    config: SearchConfig,
+    game: Game,
+    limits: Limits,
+    control: Arc<Control>,
+    answered: Arc<AtomicBool>,
+    events: EventSink,
+    answer: AnswerSink,
+}
+
+impl SearchJob {
+    fn run(self) -> Searcher {
+        let SearchJob {
+            mut searcher,
+            config,
+            game,
+            limits,
+            control,
+            answered,
+            mut events,
+            answer,
+        } = self;
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            searcher.search(&game, &limits, &control, &mut *events)
+        }));
+        let outcome = match result {
+            Ok(outcome) => outcome,
+            Err(_) => {
+                // The searcher may be half-updated: replace it, and still answer with a legal
+                // move so the GUI gets its one bestmove.
+                searcher = Searcher::new(&config);
+                events(SearchEvent::Message(
+                    "error: the search failed; playing a fallback move".to_string(),
+                ));
+                fallback_outcome(&game, &limits)
+            }
+        };
+        // UCI: an infinite or ponder search answers only after stop (or ponderhit).
+        while !control.stopped()
+            && (limits.infinite || (limits.ponder && !control.ponderhit.load(Ordering::SeqCst)))
+        {
+            std::thread::park_timeout(Duration::from_millis(50));
+        }
+        answered.store(true, Ordering::SeqCst);
+        answer(outcome);
+        searcher
+    }
+}
+
+/// A legal move without searching: the first allowed root move.
+fn fallback_outcome(game: &Game, limits: &Limits) -> SearchOutcome {
+    let moves = game.legal_moves();
+    let best = moves
+        .iter()
+        .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .copied();
+    SearchOutcome {
+        best,
+        ponder: None,
+        nodes: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+
+    fn sinks() -> (EventSink, AnswerSink, mpsc::Receiver<SearchOutcome>) {
+        let (tx, rx) = mpsc::channel();
+        (
+            Box::new(|_| {}),
+            Box::new(move |o| {
+                let _ = tx.send(o);
+            }),
+            rx,
+        )
+    }
+
+    fn fen_of(e: &Engine) -> String {
+        fen::write(e.game().position())
+    }
+
+    #[test]
+    fn bad_position_changes_nothing() {
+        let mut e = Engine::new();
+        e.set_position(&StartPosition::StartPos, &["11-15".into()])
+            .unwrap();
+        let before = e.game().clone();
+        assert!(e
+            .set_position(&StartPosition::Fen("B:W33:B1".into()), &[])
+            .is_err());
+        let err = e
+            .set_position(&StartPosition::StartPos, &["11-15".into(), "1-5".into()])
+            .unwrap_err();
+        assert!(err.to_string().starts_with("move 2 '1-5': illegal move"));
+        assert_eq!(e.game(), &before);
+    }
+
+    #[test]
+    fn rules_change_replays_or_restarts() {
+        let mut e = Engine::new();
+        // White man on 18 takes the black man on 23 backward: legal only with BackwardCapture.
+        let fen = "W:W18,30:B1,23".to_string();
+        e.set_position(&StartPosition::Fen(fen.clone()), &["18x27".into()])
+            .unwrap();
+        assert_eq!(e.set_option("LongKings", Some("false")).unwrap(), None);
+        assert_eq!(e.game().moves().count(), 1);
+        let notice = e.set_option("BackwardCapture", Some("false")).unwrap();
+        assert!(matches!(
+            notice,
+            Some(Notice::GameRestarted { number: 1, .. })
+        ));
+        assert_eq!(fen_of(&e), "W:W18,30:B1,23");
+        assert_eq!(e.game().moves().count(), 0);
+        assert!(!e.game().rules().backward_capture && !e.game().rules().long_kings);
+    }
+
+    #[test]
+    fn searchmoves_must_be_legal() {
+        let mut e = Engine::new();
+        let (ev, ans, _rx) = sinks();
+        let req = GoRequest {
+            limits: Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+            searchmoves: vec!["1-5".into()],
+        };
+        assert!(matches!(
+            e.go(req, ev, ans),
+            Err(EngineError::SearchMove(_))
+        ));
+        assert!(!e.is_searching());
+    }
+
+    #[test]
+    fn one_answer_per_go_and_busy_while_running() {
+        let mut e = Engine::new();
+        let (ev, ans, rx) = sinks();
+        let infinite = GoRequest {
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            searchmoves: vec![],
+        };
+        e.go(infinite.clone(), ev, ans).unwrap();
+        let (ev2, ans2, rx2) = sinks();
+        assert!(matches!(e.go(infinite, ev2, ans2), Err(EngineError::Busy)));
+        assert!(e.is_unbounded());
+        e.stop();
+        e.stop();
+        e.wait();
+        let out = rx.recv().unwrap();
+        assert!(out.best.is_some());
+        assert!(rx.try_recv().is_err());
+        assert!(rx2.try_recv().is_err());
+        assert!(!e.is_searching());
+    }
+
+    #[test]
+    fn infinite_search_of_a_finished_game_waits_for_stop() {
+        let mut e = Engine::new();
+        e.set_position(&StartPosition::Fen("B:W18:B".into()), &[])
+            .unwrap();
+        let (ev, ans, rx) = sinks();
+        e.go(GoRequest::default(), ev, ans).unwrap();
+        assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
+        assert!(e.is_searching());
+        e.stop();
+        e.wait();
+        assert_eq!(rx.recv().unwrap().best, None);
+    }
+
+    #[test]
+    fn divide_is_sorted() {
+        let mut e = Engine::new();
+        let d = e.perft(1).unwrap();
+        let names: Vec<String> = d.iter().map(|(m, _)| m.to_string()).collect();
+        assert_eq!(
+            names,
+            ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
+        );
+    }
+}

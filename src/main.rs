@@ -1,27 +1,135 @@
+//! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench` and `match`.
+
+use std::io::BufReader;
+use std::process::ExitCode;
 use std::time::Instant;
 
-use buffgreen::board::{fen, Position, Rules};
-use buffgreen::tools::perft;
+use clap::{ArgAction, Args, Parser, Subcommand};
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let depth: u32 = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(6);
-    let rules = if args.get(3).map(|s| s.as_str()) == Some("english") {
-        Rules::ENGLISH
-    } else {
-        Rules::BUFF_AND_GREEN
-    };
-    let pos = args
-        .get(4)
-        .map(|f| fen::parse(f).expect("fen"))
-        .unwrap_or_else(Position::startpos);
-    let t = Instant::now();
-    let d = perft::divide(&pos, &rules, depth, 2);
-    let n: u64 = d.iter().map(|x| x.1).sum();
-    for (m, c) in &d {
-        println!("{m}: {c}");
+use buffgreen::board::{fen, Position, Rules};
+use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
+use buffgreen::protocol::{self, output, Output};
+use buffgreen::search::SearchConfig;
+use buffgreen::tools::{bench, perft};
+
+/// Buff and Green checkers engine (English checkers too). Without a subcommand it speaks the
+/// UCI-like protocol on stdin/stdout (see protocol.md).
+#[derive(Parser)]
+#[command(name = "buffgreen", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Count the leaves of the legal move tree, per root move (divide).
+    Perft(PerftArgs),
+    /// Search fixed positions with a fixed seed and iteration budget; the node count is a
+    /// signature of search behaviour, the rate a speed figure.
+    Bench(BenchArgs),
+    /// Play a match between engines.
+    Match(buffgreen::arena::MatchArgs),
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    /// Plies to count.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Start position in PDN FEN (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Men capture backward.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set)]
+    backward_capture: bool,
+    /// Kings fly.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set)]
+    long_kings: bool,
+    /// Worker threads (default: one per CPU).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Iterations per position.
+    #[arg(long, default_value_t = bench::DEFAULT_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Tree memory in MiB.
+    #[arg(long, default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MIB))]
+    hash: u32,
+    /// Random seed.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_SEED as u64))]
+    seed: u64,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            let stdin = std::io::stdin();
+            let code = protocol::run(BufReader::new(stdin.lock()), Output::stdout());
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
+        Some(Cmd::Perft(a)) => run_perft(&a),
+        Some(Cmd::Bench(a)) => run_bench(&a),
+        Some(Cmd::Match(a)) => {
+            let code = buffgreen::arena::run(&a);
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
     }
-    println!("\nNodes searched: {n}");
-    let s = t.elapsed().as_secs_f64();
-    eprintln!("{s:.3}s {:.1} M/s", n as f64 / s / 1e6);
+}
+
+fn run_perft(a: &PerftArgs) -> ExitCode {
+    let pos = match &a.fen {
+        None => Position::startpos(),
+        Some(text) => match fen::parse(text) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: bad FEN: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let rules = Rules {
+        backward_capture: a.backward_capture,
+        long_kings: a.long_kings,
+        ..Rules::default()
+    };
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let start = Instant::now();
+    let mut d = perft::divide(&pos, &rules, a.depth, threads);
+    let secs = start.elapsed().as_secs_f64();
+    sort_divide(&mut d);
+    Output::stdout().lines(&output::divide_lines(&d));
+    let total: u64 = d.iter().map(|x| x.1).sum();
+    let rate = if secs > 0.0 { total as f64 / secs } else { 0.0 };
+    eprintln!(
+        "Time: {:.3} s, {:.1} M leaves/s ({threads} threads)",
+        secs,
+        rate / 1e6
+    );
+    ExitCode::SUCCESS
+}
+
+fn run_bench(a: &BenchArgs) -> ExitCode {
+    let config = SearchConfig {
+        threads: a.threads as usize,
+        hash_mib: a.hash as usize,
+        seed: a.seed,
+        ..SearchConfig::default()
+    };
+    let report = bench::run(&config, a.nodes);
+    Output::stdout().lines(&output::bench_lines(&report));
+    eprintln!("Total time (ms): {}", report.elapsed.as_millis());
+    ExitCode::SUCCESS
 }

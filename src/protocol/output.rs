@@ -1,0 +1,267 @@
+//! Output: the text of every reply, and a writer that keeps lines whole.
+//!
+//! Both the protocol thread and the search thread write. [`Output`] holds one lock for a whole
+//! line (or block of lines) and flushes before releasing it, so lines never interleave and a
+//! GUI sees each line as soon as it is complete.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use crate::board::fen;
+use crate::board::Game;
+use crate::engine::{OptionKind, OptionSpec};
+use crate::search::{Score, SearchEvent, SearchInfo, SearchOutcome};
+use crate::tools::bench::BenchReport;
+use crate::types::Move;
+
+/// Most characters of an error message: a message repeats user input, which may be huge.
+const MAX_ERROR_CHARS: usize = 2000;
+
+/// The engine's name in `id name`.
+pub const ENGINE_NAME: &str = "buffgreen";
+
+/// The author in `id author`.
+pub const ENGINE_AUTHOR: &str = "the buffgreen developers";
+
+/// A shared, line-atomic writer (cheap to clone; every clone writes to the same sink).
+#[derive(Clone)]
+pub struct Output {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    /// Writes to `sink`.
+    pub fn new(sink: impl Write + Send + 'static) -> Output {
+        Output {
+            sink: Arc::new(Mutex::new(Box::new(sink))),
+        }
+    }
+
+    /// Writes to standard output.
+    pub fn stdout() -> Output {
+        Output::new(std::io::stdout())
+    }
+
+    /// Writes one line.
+    pub fn line(&self, text: &str) {
+        self.lines(&[text]);
+    }
+
+    /// Writes several lines with nothing from another thread in between.
+    pub fn lines<S: AsRef<str>>(&self, lines: &[S]) {
+        let mut buf = String::new();
+        for l in lines {
+            push_clean(&mut buf, l.as_ref());
+            buf.push('\n');
+        }
+        // A poisoned lock only means another writer panicked mid-line; the sink is still
+        // usable. Write errors (the GUI went away) are ignored: there is no one to tell.
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = sink.write_all(buf.as_bytes());
+        let _ = sink.flush();
+    }
+
+    /// Writes `info string error: <what>`, shortened if very long.
+    pub fn error(&self, what: &dyn std::fmt::Display) {
+        let mut msg = what.to_string();
+        if let Some((cut, _)) = msg.char_indices().nth(MAX_ERROR_CHARS) {
+            msg.truncate(cut);
+            msg.push_str("...");
+        }
+        self.line(&format!("info string error: {msg}"));
+    }
+}
+
+/// Appends `text` with control characters (line breaks included) replaced, so one call can
+/// never produce more than one line.
+fn push_clean(buf: &mut String, text: &str) {
+    buf.extend(text.chars().map(|c| if c.is_control() { '?' } else { c }));
+}
+
+/// The reply to `uci`, up to and including `uciok`.
+pub fn uci_lines(options: &[OptionSpec]) -> Vec<String> {
+    let mut v = vec![
+        format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")),
+        format!("id author {ENGINE_AUTHOR}"),
+    ];
+    v.extend(options.iter().map(option_line));
+    v.push("uciok".to_string());
+    v
+}
+
+/// `option name <N> type <T> default <D> [min <m> max <M>]`.
+pub fn option_line(spec: &OptionSpec) -> String {
+    match spec.kind {
+        OptionKind::Check { default } => {
+            format!("option name {} type check default {default}", spec.name)
+        }
+        OptionKind::Spin { default, min, max } => format!(
+            "option name {} type spin default {default} min {min} max {max}",
+            spec.name
+        ),
+    }
+}
+
+/// `info depth .. seldepth .. multipv .. score .. [wdl ..] nodes .. nps .. time .. [pv ..]`.
+pub fn info_line(info: &SearchInfo) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {}",
+        info.depth, info.seldepth, info.multipv
+    );
+    // Writing to a String cannot fail.
+    let _ = match info.score {
+        Score::Cp(cp) => write!(s, " score cp {cp}"),
+        Score::Mate(n) => write!(s, " score mate {n}"),
+    };
+    if let Some([w, d, l]) = info.wdl {
+        let _ = write!(s, " wdl {w} {d} {l}");
+    }
+    let _ = write!(
+        s,
+        " nodes {} nps {} time {}",
+        info.nodes,
+        info.nps,
+        info.time.as_millis()
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        for m in &info.pv {
+            let _ = write!(s, " {m}");
+        }
+    }
+    s
+}
+
+/// The line for a search event.
+pub fn event_line(event: &SearchEvent) -> String {
+    match event {
+        SearchEvent::Info(info) => info_line(info),
+        SearchEvent::Message(text) => format!("info string {text}"),
+    }
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove none` when there is no move.
+pub fn bestmove_line(outcome: &SearchOutcome) -> String {
+    match (outcome.best, outcome.ponder) {
+        (None, _) => "bestmove none".to_string(),
+        (Some(b), None) => format!("bestmove {b}"),
+        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+    }
+}
+
+/// The reply to `d`: the diagram, then `Fen:`, `Clock:` and `Result:` lines.
+pub fn display_lines(game: &Game) -> Vec<String> {
+    let mut v: Vec<String> = game
+        .position()
+        .to_string()
+        .lines()
+        .map(String::from)
+        .collect();
+    v.push(format!("Fen: {}", fen::write(game.position())));
+    v.push(format!("Clock: {}", game.clock()));
+    v.push(format!("Result: {}", game.result().describe()));
+    v
+}
+
+/// Divide output: `<move>: <count>` per root move, a blank line, `Nodes searched: <total>`.
+pub fn divide_lines(divide: &[(Move, u64)]) -> Vec<String> {
+    let mut v: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+    let total: u64 = divide.iter().map(|(_, n)| n).sum();
+    v.push(String::new());
+    v.push(format!("Nodes searched: {total}"));
+    v
+}
+
+/// Bench output: `Nodes searched: <n>` and `Nodes/second: <n>`.
+pub fn bench_lines(report: &BenchReport) -> Vec<String> {
+    vec![
+        format!("Nodes searched: {}", report.nodes),
+        format!("Nodes/second: {}", report.nps()),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::board::{notation, Position, Rules};
+
+    fn mv(text: &str) -> Move {
+        notation::parse_move(&Position::startpos(), &Rules::default(), text).unwrap()
+    }
+
+    #[test]
+    fn info_line_has_every_field_in_order() {
+        let mut info = SearchInfo {
+            multipv: 2,
+            depth: 7,
+            seldepth: 19,
+            nodes: 123_456,
+            nps: 500_000,
+            time: Duration::from_micros(246_912_345),
+            score: Score::Cp(-35),
+            wdl: Some([310, 250, 440]),
+            pv: vec![mv("11-15"), mv("9-13")],
+        };
+        assert_eq!(
+            info_line(&info),
+            "info depth 7 seldepth 19 multipv 2 score cp -35 wdl 310 250 440 nodes 123456 \
+             nps 500000 time 246912 pv 11-15 9-13"
+        );
+        info.score = Score::Mate(-3);
+        info.wdl = None;
+        info.pv.clear();
+        assert_eq!(
+            info_line(&info),
+            "info depth 7 seldepth 19 multipv 2 score mate -3 nodes 123456 nps 500000 time 246912"
+        );
+    }
+
+    #[test]
+    fn bestmove_forms() {
+        let a = mv("11-15");
+        let b = mv("12-16");
+        let o = |best, ponder| SearchOutcome {
+            best,
+            ponder,
+            nodes: 1,
+        };
+        assert_eq!(bestmove_line(&o(None, None)), "bestmove none");
+        assert_eq!(bestmove_line(&o(Some(a), None)), "bestmove 11-15");
+        assert_eq!(
+            bestmove_line(&o(Some(a), Some(b))),
+            "bestmove 11-15 ponder 12-16"
+        );
+    }
+
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn lines_stay_single_and_errors_are_bounded() {
+        let buf = Shared::default();
+        let out = Output::new(buf.clone());
+        out.line("info string a\nb\rc");
+        out.error(&"x".repeat(5000));
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0], "info string a?b?c");
+        assert_eq!(
+            lines[1],
+            format!("info string error: {}...", "x".repeat(2000))
+        );
+    }
+}

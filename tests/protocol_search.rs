@@ -1,0 +1,313 @@
+//! Scripted sessions around `go`: answers during a search, exactly one `bestmove` per `go`,
+//! end of input, `quit`, pondering, `info` lines. Which move the search picks is never
+//! asserted (the search may change); legality, formats and counts are.
+
+mod protocol_support;
+
+use buffgreen::board::{fen, notation, Rules};
+use protocol_support::{assert_legal_bestmove, count_prefix, Engine, START_FEN};
+
+const BUSY: &str = "info string error: a search is already running; send stop first";
+
+/// Checks an `info` line's grammar: `info depth D seldepth S multipv K score (cp X|mate N)
+/// [wdl W D L] nodes N nps N time MS [pv m...]`, with the pv a legal line from `fen_text`.
+fn check_info(line: &str, fen_text: &str) {
+    let t: Vec<&str> = line.split(' ').collect();
+    let int = |i: usize| -> i64 {
+        t.get(i)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("number expected at {i} in {line:?}"))
+    };
+    assert_eq!(t[0], "info", "{line:?}");
+    let mut i = 1;
+    for key in ["depth", "seldepth", "multipv"] {
+        assert_eq!(t[i], key, "{line:?}");
+        assert!(int(i + 1) >= 0);
+        i += 2;
+    }
+    assert!(int(6) >= 1, "multipv counts from 1: {line:?}");
+    assert_eq!(t[i], "score", "{line:?}");
+    assert!(t[i + 1] == "cp" || t[i + 1] == "mate", "{line:?}");
+    int(i + 2);
+    i += 3;
+    if t[i] == "wdl" {
+        let sum: i64 = (1..=3).map(|k| int(i + k)).sum();
+        assert_eq!(sum, 1000, "wdl is per mille: {line:?}");
+        i += 4;
+    }
+    for key in ["nodes", "nps", "time"] {
+        assert_eq!(t[i], key, "{line:?}");
+        assert!(int(i + 1) >= 0);
+        i += 2;
+    }
+    if i < t.len() {
+        assert_eq!(t[i], "pv", "{line:?}");
+        assert!(i + 1 < t.len(), "empty pv: {line:?}");
+        let rules = Rules::default();
+        let mut pos = fen::parse(fen_text).unwrap();
+        for m in &t[i + 1..] {
+            let mv = notation::parse_move(&pos, &rules, m)
+                .unwrap_or_else(|e| panic!("pv move {m} illegal in {line:?}: {e}"));
+            assert_eq!(&mv.to_string(), m);
+            pos.play_unchecked(mv);
+        }
+    }
+}
+
+#[test]
+fn timed_search_reports_info_and_one_legal_bestmove() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 11-15");
+    e.send("go movetime 100");
+    let out = e.until_bestmove();
+    let after = "W:W21-32:B1-10,12,15";
+    assert_legal_bestmove(out.last().unwrap(), after, &Rules::default());
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info ")).collect();
+    assert!(!infos.is_empty(), "at least one info line: {out:#?}");
+    for l in &infos {
+        if !l.starts_with("info string") {
+            check_info(l, after);
+        }
+    }
+    assert_eq!(
+        out.len(),
+        infos.len() + 1,
+        "only info lines before bestmove: {out:#?}"
+    );
+    let last = infos
+        .iter()
+        .rev()
+        .find(|l| !l.starts_with("info string"))
+        .expect("a final info line");
+    assert!(last.contains(" pv "), "final info has a pv: {last}");
+}
+
+#[test]
+fn isready_and_stop_are_answered_during_go_infinite() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    for _ in 0..3 {
+        let before = e.sync();
+        assert_eq!(count_prefix(&before, "bestmove"), 0, "{before:#?}");
+    }
+    assert!(e.ask("d").len() > 10, "d works during a search");
+    e.send("stop");
+    let out = e.until_bestmove();
+    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    let (all, status) = e.quit();
+    assert!(status.success());
+    assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
+    assert_eq!(count_prefix(&all, "info string error"), 0, "{all:#?}");
+}
+
+#[test]
+fn bare_go_searches_until_stop() {
+    let mut e = Engine::start();
+    e.send("go");
+    assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
+    e.send("stop");
+    let out = e.until_bestmove();
+    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    // A clock for the other side only is no limit for the side to move either.
+    e.send("go wtime 1000 winc 10");
+    assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
+    e.send("stop");
+    e.until_bestmove();
+    let (all, _) = e.quit();
+    assert_eq!(count_prefix(&all, "bestmove"), 2);
+}
+
+#[test]
+fn exactly_one_bestmove_per_go() {
+    let mut e = Engine::start();
+    // Several finite searches in a row.
+    for go in [
+        "go nodes 1",
+        "go nodes 20",
+        "go movetime 10",
+        "go btime 200 wtime 200 binc 0",
+    ] {
+        e.send(go);
+        let out = e.until_bestmove();
+        assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    }
+    // stop twice, and a new go while searching is refused.
+    e.send("go infinite");
+    assert_eq!(e.ask("go nodes 1"), [BUSY]);
+    assert_eq!(e.ask("go perft 1"), [BUSY]);
+    assert_eq!(e.ask("bench 1"), [BUSY]);
+    e.send("stop");
+    e.send("stop");
+    e.until_bestmove();
+    // stop and ponderhit without a search do nothing.
+    assert!(e.ask("stop").is_empty());
+    assert!(e.ask("ponderhit").is_empty());
+    e.send("go nodes 1");
+    e.until_bestmove();
+    let (all, status) = e.quit();
+    assert!(status.success());
+    assert_eq!(count_prefix(&all, "bestmove"), 6, "{all:#?}");
+    assert_eq!(count_prefix(&all, "info string error"), 3, "{all:#?}");
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = Engine::start();
+    for _ in 0..3 {
+        e.send("go nodes 30 searchmoves 11-15");
+        assert_eq!(
+            e.until_bestmove().last().unwrap().split(' ').nth(1),
+            Some("11-15")
+        );
+    }
+    e.send("go nodes 30 searchmoves 9-13 12-16");
+    let out = e.until_bestmove();
+    let mv = assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    assert!(mv == "9-13" || mv == "12-16", "{mv}");
+}
+
+#[test]
+fn finished_game_gives_bestmove_none() {
+    let mut e = Engine::start();
+    e.send("position fen B:W18:B");
+    e.send("go nodes 10");
+    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
+    // Drawn by the clock.
+    e.send("setoption name DrawHalfMoves value 2");
+    e.send("position fen B:WK32:BK1 moves 1-5 32-27");
+    e.send("go movetime 10");
+    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
+    // An infinite search holds even that answer until stop: it is still running after any
+    // number of round trips, so a new go is refused.
+    e.send("go infinite");
+    for _ in 0..20 {
+        assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
+    }
+    assert_eq!(e.ask("go nodes 1"), [BUSY]);
+    e.send("stop");
+    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
+    let (all, _) = e.quit();
+    assert_eq!(count_prefix(&all, "bestmove"), 3, "{all:#?}");
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves 11-15 23-19");
+    e.send("go ponder movetime 50");
+    assert_eq!(count_prefix(&e.sync(), "bestmove"), 0, "pondering waits");
+    e.send("ponderhit");
+    let out = e.until_bestmove();
+    let fen_after = "B:W19,21,22,24-32:B1-10,12,15";
+    assert_legal_bestmove(out.last().unwrap(), fen_after, &Rules::default());
+    e.send("go ponder wtime 10000 btime 10000");
+    assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
+    e.send("stop");
+    let out = e.until_bestmove();
+    assert_legal_bestmove(out.last().unwrap(), fen_after, &Rules::default());
+    let (all, _) = e.quit();
+    assert_eq!(count_prefix(&all, "bestmove"), 2);
+}
+
+#[test]
+fn position_during_search_ends_it_first() {
+    let mut e = Engine::start();
+    // Unbounded: stopped, its bestmove printed, then the new position applies.
+    e.send("go infinite");
+    e.send("position startpos moves 10-14");
+    let out = e.until_bestmove();
+    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    assert_eq!(
+        e.fen(),
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,14"
+    );
+    // Finite: waited for.
+    e.send("go nodes 10");
+    e.send("position startpos");
+    let out = e.until_bestmove();
+    assert_legal_bestmove(
+        out.last().unwrap(),
+        "W:W21-32:B1-9,11,12,14",
+        &Rules::default(),
+    );
+    assert!(e.fen().starts_with("B:"));
+    // A refused position leaves the search alone.
+    e.send("go infinite");
+    assert_eq!(
+        e.ask("position fen nonsense"),
+        ["info string error: bad FEN: bad turn 'n': expected B or W"]
+    );
+    e.send("setoption name Hash value 8");
+    e.until_bestmove();
+    let (all, _) = e.quit();
+    assert_eq!(count_prefix(&all, "bestmove"), 3, "{all:#?}");
+}
+
+#[test]
+fn quit_during_search_prints_bestmove_and_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.sync();
+    let (all, status) = e.quit();
+    assert!(status.success());
+    assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
+    assert!(all.last().unwrap().starts_with("bestmove"));
+}
+
+fn piped(script: &str) -> (Vec<String>, std::process::ExitStatus) {
+    let mut e = Engine::start();
+    e.send_raw(script.as_bytes());
+    e.close_input();
+    e.finish()
+}
+
+#[test]
+fn piped_input_ending_right_after_go() {
+    let (all, status) = piped("position startpos\ngo movetime 200\n");
+    assert!(status.success());
+    assert!(count_prefix(&all, "info ") >= 1, "{all:#?}");
+    assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
+    assert_legal_bestmove(all.last().unwrap(), START_FEN, &Rules::default());
+    // No newline after the last command.
+    let (all, status) = piped("position startpos moves 9-13\ngo nodes 5");
+    assert!(status.success());
+    assert_legal_bestmove(
+        all.last().unwrap(),
+        "W:W21-32:B1-8,10-13",
+        &Rules::default(),
+    );
+    // Two positions and searches in one pipe: the second position waits for the first search.
+    let (all, status) = piped("go movetime 20\nposition startpos moves 12-16\ngo movetime 20\n");
+    assert!(status.success());
+    assert_eq!(count_prefix(&all, "bestmove"), 2, "{all:#?}");
+    assert_legal_bestmove(all.last().unwrap(), "W:W21-32:B1-11,16", &Rules::default());
+}
+
+#[test]
+fn end_of_input_stops_unbounded_searches() {
+    for script in [
+        "go infinite\n",
+        "go ponder\n",
+        "go ponder movetime 100\n",
+        "go\n",
+    ] {
+        let (all, status) = piped(script);
+        assert!(status.success(), "{script}");
+        assert_eq!(count_prefix(&all, "bestmove"), 1, "{script}: {all:#?}");
+        assert_legal_bestmove(all.last().unwrap(), START_FEN, &Rules::default());
+    }
+    let (all, status) = piped("uci\nisready\n");
+    assert!(status.success());
+    assert_eq!(all.last().unwrap(), "readyok");
+}
+
+#[test]
+fn bench_command_prints_its_two_lines() {
+    let mut e = Engine::start();
+    let out = e.ask("bench 5");
+    protocol_support::bench_nodes(&out);
+    // The node count is a signature: the same settings give the same count.
+    let again = e.ask("bench 5");
+    assert_eq!(again[0], out[0]);
+}
