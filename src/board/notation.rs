@@ -9,10 +9,10 @@ use crate::types::{Move, Square, SquareError};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NotationError {
     /// Not of the form `a-b` or `axbx...`.
-    #[error("bad move syntax '{0}': expected squares joined by '-' or 'x', like 11-15 or 9x18x27")]
+    #[error("bad move syntax '{}': expected squares joined by '-' or 'x', like 11-15 or 9x18x27", printable(.0))]
     Syntax(String),
     /// A square outside 1..=32.
-    #[error("bad move '{text}': {err}")]
+    #[error("bad move '{}': {err}", printable(.text))]
     Square {
         /// The move text.
         text: String,
@@ -20,7 +20,7 @@ pub enum NotationError {
         err: SquareError,
     },
     /// No legal move matches.
-    #[error("illegal move '{text}'; legal moves: {}", list_or_none(.legal))]
+    #[error("illegal move '{}'; legal moves: {}", printable(.text), list_or_none(.legal))]
     Illegal {
         /// The move text.
         text: String,
@@ -28,13 +28,32 @@ pub enum NotationError {
         legal: Vec<String>,
     },
     /// More than one legal move shares these ends.
-    #[error("ambiguous move '{text}' matches {}; give every landing square", .candidates.join(" "))]
+    #[error(
+        "ambiguous move '{}' matches {}; give every landing square",
+        printable(.text),
+        .candidates.join(" ")
+    )]
     Ambiguous {
         /// The move text.
         text: String,
         /// The matching moves in long form.
         candidates: Vec<String>,
     },
+}
+
+/// `text` with control characters escaped (`\n`, `\u{0}`), so that an error quoting user input
+/// stays one printable line.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
 }
 
 fn list_or_none(v: &[String]) -> String {
@@ -102,13 +121,21 @@ pub fn find_move(list: &MoveList, squares: &[Square], text: &str) -> Result<Move
             _ => {
                 return Err(NotationError::Ambiguous {
                     text: text.to_string(),
-                    candidates: ends.iter().map(|m| m.to_string()).collect(),
+                    candidates: long_forms(&ends),
                 })
             }
         }
     }
     Err(NotationError::Illegal {
         text: text.to_string(),
-        legal: list.iter().map(|m| m.to_string()).collect(),
+        legal: long_forms(list.as_slice()),
     })
+}
+
+/// The long forms of `moves` in square order (start square, then each landing square), so that
+/// error messages do not depend on the generator's internal order.
+fn long_forms(moves: &[Move]) -> Vec<String> {
+    let mut sorted = moves.to_vec();
+    sorted.sort_by_cached_key(|m| (m.from(), m.path().collect::<Vec<Square>>()));
+    sorted.iter().map(|m| m.to_string()).collect()
 }
