@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Checks a perft table with `buffgreen perft`.
+# Checks perft tables with `buffgreen perft`.
 #
-#   scripts/perft.sh [TABLE]        (default tests/data/perft-table.txt)
+#   scripts/perft.sh [TABLE...]     (default tests/data/perft.txt tests/data/perft-variants.txt)
 #
-# Each line of TABLE: `rules ; fen ; depth ; nodes`, where rules is default (Buff and Green),
+# Each line of a TABLE: `rules ; fen ; depth ; nodes`, where rules is default (Buff and Green),
 # english (both switches off), short-kings (BackwardCapture on, LongKings off) or forward-men
 # (BackwardCapture off, LongKings on), and fen is a PDN FEN or `startpos`. Lines starting with #
 # are comments. The engine is $BUFFGREEN or target/release/buffgreen.
 # Prints one line per entry and `N passed, N failed`; exit status 1 if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-table=${1:-tests/data/perft-table.txt}
+tables=("$@")
+[ $# -gt 0 ] || tables=(tests/data/perft.txt tests/data/perft-variants.txt)
 engine=${BUFFGREEN:-target/release/buffgreen}
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
 pass=0
@@ -37,6 +38,6 @@ while IFS=';' read -r rules fen depth nodes || [ -n "$rules" ]; do
         fail=$((fail + 1))
         printf 'FAIL  %-11s depth %-2s %12s  got %s  %s\n' "$rules" "$depth" "$nodes" "${got:-nothing}" "$fen"
     fi
-done <"$table"
+done < <(cat "${tables[@]}")
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
