@@ -297,7 +297,7 @@ fn sprt_stops_a_lopsided_match_early() {
     assert_eq!(decision, arena::sprt::Decision::H1);
     assert!(llr >= 2.944);
     // Every pair is won; the 12th won pair is the first to pass the upper bound.
-    assert_eq!(s.games, 24);
+    assert_eq!(s.games, 24, "{}", s.table);
     assert_eq!(s.scheduled, 200);
     assert!(s
         .table

@@ -412,6 +412,10 @@ impl Match {
                         stop.store(true, Ordering::Relaxed);
                         fatal.get_or_insert(e);
                     }
+                    // Workers run ahead of this loop: games that finish after the match was
+                    // decided (or failed) are dropped, so the result is the same as if it had
+                    // stopped at once.
+                    Msg::Done(..) if stop.load(Ordering::Relaxed) => {}
                     Msg::Done(job, played) => {
                         if let Some(w) = out.as_mut() {
                             let text = self.pdn_text(&job, &played, &date);
