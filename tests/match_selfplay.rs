@@ -223,3 +223,44 @@ fn bad_arguments_are_refused() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .starts_with("error: cannot start engine 'engine' (/nonexistent/engine): "));
 }
+
+/// The random-move fake (tests/data/engines/random.sh, built on `go perft 1` of the real
+/// engine) only ever plays legal moves, under both rule sets: the reference "random setting".
+#[test]
+fn random_fake_engine_plays_legal_games() {
+    let random = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/random.sh");
+    for (rules, flag) in [
+        (Rules::BUFF_AND_GREEN, "--long-kings=true"),
+        (Rules::ENGLISH, "--english"),
+    ] {
+        let path = temp(if flag == "--english" {
+            "rnd-en"
+        } else {
+            "rnd-bg"
+        });
+        let out = Command::new(BIN)
+            .args(["match", "--engine"])
+            .arg(format!("cmd='{random} {BIN} 5' name=random"))
+            .arg("--engine")
+            .arg(format!("cmd={BIN} name=engine"))
+            .args([
+                "--nodes",
+                "1",
+                "--games",
+                "4",
+                "--random-plies",
+                "4",
+                "--quiet",
+                flag,
+            ])
+            .arg("--pdn")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{table}");
+        assert!(!table.contains("Faults of"), "{table}");
+        assert_eq!(check_pdn(&path, rules).len(), 4);
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+}
