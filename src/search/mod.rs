@@ -4,18 +4,48 @@
 //! turns them into text. It runs on whatever thread calls [`Searcher::search`] and watches
 //! [`Control`] for `stop` and `ponderhit`.
 //!
-//! This module is the contract between the engine facade and the search internals. The
-//! current internals are a stand-in that plays a uniformly random legal move while honouring
-//! every limit; the UCT search replaces them behind the same API.
+//! This module is the contract between the engine facade and the search internals: a UCT
+//! (Monte Carlo tree) search with UCB1 selection, random playouts to the end of the game, an
+//! MCTS-Solver for proven results and a tree that is kept from one move to the next.
+//!
+//! Layout: [`node`] (32-byte nodes), [`tree`] (the arena, sized from `Hash`, compaction),
+//! [`uct`] (one iteration: selection, expansion, playout, backpropagation), [`playout`],
+//! [`solver`], [`time`] (time manager), [`reuse`], [`report`] (pv, scores) and [`plain`]
+//! (the plain-UCT baseline opponent).
+//!
+//! Threads: the nodes are all atomics and the arena allocates through an atomic counter so
+//! that tree parallelism can share them; for now the search runs on one thread whatever
+//! `threads` says.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::board::{Game, GameResult, Rules};
+use crate::board::{Game, GameResult, Position, Rules};
 use crate::types::Move;
+
+pub mod node;
+pub mod plain;
+pub mod playout;
+pub mod report;
+pub mod reuse;
+pub mod solver;
+pub mod time;
+pub mod tree;
+pub mod uct;
+
+pub use tree::TreeStats;
+
+use node::PackedMove;
+use reuse::RootKey;
+use tree::Tree;
+use uct::{Outcome, Params, Worker};
+
+/// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
+/// hundredths).
+pub const DEFAULT_EXPLORATION: f64 = 1.0;
 
 /// Settings that persist between searches (set through `setoption`).
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +76,7 @@ impl Default for SearchConfig {
             hash_mib: 64,
             threads: 1,
             seed: 0,
-            exploration: 1.0,
+            exploration: DEFAULT_EXPLORATION,
             multipv: 1,
             move_overhead_ms: 10,
             plain_uct: false,
@@ -150,11 +180,24 @@ impl Control {
     }
 }
 
+
+/// Iterations between looks at the clock, `ponderhit` and the info timer.
+const CHECK_EVERY: u64 = 64;
+/// Interval of progress reports.
+const INFO_EVERY: Duration = Duration::from_secs(1);
+
+/// The tree budget in bytes for `Hash` in MiB (0 is taken as 1).
+fn hash_bytes(mib: usize) -> usize {
+    mib.max(1).saturating_mul(1 << 20)
+}
+
 /// The searcher, which keeps its state (the tree) between searches.
 #[derive(Debug)]
 pub struct Searcher {
     config: SearchConfig,
-    rng: Xoshiro256PlusPlus,
+    tree: Tree,
+    /// The game the tree's root stands for; `None` when the tree must not be reused.
+    last: Option<RootKey>,
 }
 
 impl Searcher {
@@ -162,19 +205,34 @@ impl Searcher {
     pub fn new(config: &SearchConfig) -> Searcher {
         Searcher {
             config: config.clone(),
-            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
+            tree: Tree::with_budget(hash_bytes(config.hash_mib)),
+            last: None,
         }
     }
 
     /// Applies new settings (the tree is reallocated when the memory size changes).
     pub fn configure(&mut self, config: &SearchConfig) {
+        if config.hash_mib != self.config.hash_mib {
+            // Free the old arena first so that both are never held at once.
+            self.tree = Tree::with_budget(0);
+            self.tree = Tree::with_budget(hash_bytes(config.hash_mib));
+            self.last = None;
+        }
+        if config.rules != self.config.rules || config.plain_uct != self.config.plain_uct {
+            self.last = None;
+        }
         self.config = config.clone();
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     }
 
     /// Forgets everything learned (new game).
     pub fn new_game(&mut self) {
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
+        self.tree.clear();
+        self.last = None;
+    }
+
+    /// Memory figures of the search tree.
+    pub fn tree_stats(&self) -> TreeStats {
+        self.tree.stats()
     }
 
     /// Searches the current position of `game` within `limits`, reporting through `report`,
@@ -186,71 +244,287 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(SearchEvent),
     ) -> SearchOutcome {
-        let start = Instant::now();
-        let moves = game.legal_moves();
-        let candidates: Vec<Move> = if limits.searchmoves.is_empty() {
-            moves.to_vec()
-        } else {
-            moves
-                .iter()
-                .filter(|m| limits.searchmoves.contains(m))
-                .copied()
-                .collect()
+        let none = SearchOutcome {
+            best: None,
+            ponder: None,
+            nodes: 0,
         };
-        if candidates.is_empty() || game.result() != GameResult::Ongoing {
-            return SearchOutcome {
-                best: None,
-                ponder: None,
-                nodes: 0,
-            };
+        if game.result() != GameResult::Ongoing {
+            return none;
         }
-        let best = candidates[self.rng.gen_range(0..candidates.len())];
-        // Stand-in: honour the limits by waiting, so the protocol surface behaves as with a
-        // real search.
-        let deadline = if limits.infinite || limits.ponder {
-            None
-        } else if let Some(t) = limits.movetime {
-            Some(t)
-        } else {
-            Some(Duration::from_millis(0))
+        let plain = self.config.plain_uct;
+        let found = match &self.last {
+            Some(key) if !plain => key.find(game, &self.tree),
+            _ => None,
         };
-        let mut last_info = start;
+        self.last = None;
+        match found {
+            Some(index) => {
+                let kept = self.tree.compact(index, self.tree.capacity() / 2);
+                report(SearchEvent::Message(format!("reused {kept} nodes")));
+            }
+            None => self.tree.clear(),
+        }
+        let mut run = Run::new(&self.config, game);
+        if !self.tree.root().is_expanded()
+            && !run.worker.expand(&self.tree, 0, &run.pos, &run.rules)
+        {
+            // Only a position with more moves than the arena holds gets here.
+            let first = game.legal_moves().iter().copied().find(|m| {
+                limits.searchmoves.is_empty() || limits.searchmoves.contains(m)
+            });
+            return SearchOutcome { best: first, ..none };
+        }
+        let candidates = run.mask_root(&self.tree, &limits.searchmoves);
+        if candidates == 0 {
+            return none;
+        }
+        // A forced move is answered at once (unless the GUI wants the search to wait).
+        if candidates > 1 || limits.infinite || limits.ponder {
+            self.run_loop(&mut run, limits, control, report);
+        }
+        for info in run.infos(&self.tree) {
+            report(SearchEvent::Info(info));
+        }
+        let outcome = run.outcome(&self.tree);
+        if !plain {
+            self.last = Some(RootKey::of(game));
+        }
+        outcome
+    }
+
+    /// Iterates until a limit, `stop`, or (when the search must wait) `stop`/`ponderhit`.
+    fn run_loop(
+        &mut self,
+        run: &mut Run,
+        limits: &Limits,
+        control: &Control,
+        report: &mut dyn FnMut(SearchEvent),
+    ) {
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let (budget, nodes) = if self.config.plain_uct {
+            let nodes = match limits.nodes {
+                None if !limits.infinite => Some(plain::PLAIN_ITERATIONS),
+                n => n,
+            };
+            (None, nodes)
+        } else {
+            (time::budget(limits, run.pos.side_to_move(), overhead), limits.nodes)
+        };
+        let unlimited = budget.is_none() && nodes.is_none();
+        let mut pondering = limits.ponder;
+        let mut clock = time::Clock::start(if pondering { None } else { budget });
+        let mut last_info = Instant::now();
+        let mut idle = false;
         loop {
-            let ponder_over = control.ponderhit.load(Ordering::Relaxed);
-            let elapsed = start.elapsed();
             if control.stopped() {
                 break;
             }
-            match deadline {
-                Some(d) if elapsed >= d => break,
-                None if ponder_over && !limits.infinite => break,
-                _ => {}
+            let nodes_done = nodes.is_some_and(|n| run.iterations >= n);
+            if idle || nodes_done || run.iterations % CHECK_EVERY == 0 || run.solved(&self.tree) {
+                if pondering && control.ponderhit.load(Ordering::Relaxed) {
+                    pondering = false;
+                    clock = time::Clock::start(budget);
+                }
+                let done = nodes_done
+                    || run.solved(&self.tree)
+                    || (!pondering && clock.should_stop(&run.root_view(&self.tree)));
+                if done && !(limits.infinite || pondering || unlimited) {
+                    break;
+                }
+                idle = done;
+                if last_info.elapsed() >= INFO_EVERY {
+                    last_info = Instant::now();
+                    for info in run.infos(&self.tree) {
+                        report(SearchEvent::Info(info));
+                    }
+                }
+                if idle {
+                    // Nothing left to search: wait for `stop` (or `ponderhit`) without spinning.
+                    std::thread::sleep(Duration::from_millis(1));
+                    continue;
+                }
             }
-            if last_info.elapsed() >= Duration::from_secs(1) {
-                last_info = Instant::now();
-                report(SearchEvent::Info(self.info(best, start)));
+            if run.step(&self.tree) && !self.config.plain_uct {
+                // The arena is full: drop the least visited branches to make room.
+                self.tree.compact(0, self.tree.capacity() / 2);
             }
-            std::thread::sleep(Duration::from_millis(1));
         }
-        report(SearchEvent::Info(self.info(best, start)));
-        SearchOutcome {
-            best: Some(best),
-            ponder: None,
-            nodes: 1,
+    }
+}
+
+/// The state of one search.
+struct Run {
+    params: Params,
+    rules: Rules,
+    pos: Position,
+    clock: u32,
+    multipv: usize,
+    worker: Worker,
+    /// Root children that may be played (by index in the block); empty: all.
+    allowed: Vec<bool>,
+    /// Win, draw, loss counts per root child in this search, for `wdl`.
+    counts: Vec<[u64; 3]>,
+    start: Instant,
+    iterations: u64,
+    depth_sum: u64,
+    seldepth: u32,
+}
+
+impl Run {
+    fn new(config: &SearchConfig, game: &Game) -> Run {
+        let params = if config.plain_uct {
+            plain::params()
+        } else {
+            Params::uct(config.exploration)
+        };
+        Run {
+            params,
+            rules: *game.rules(),
+            pos: *game.position(),
+            clock: game.clock(),
+            multipv: config.multipv.max(1),
+            // One generator per search thread, seeded from `seed`: reproducible searches.
+            worker: Worker::new(Xoshiro256PlusPlus::seed_from_u64(config.seed)),
+            allowed: Vec::new(),
+            counts: Vec::new(),
+            start: Instant::now(),
+            iterations: 0,
+            depth_sum: 0,
+            seldepth: 0,
         }
     }
 
-    fn info(&self, best: Move, start: Instant) -> SearchInfo {
-        SearchInfo {
-            multipv: 1,
-            depth: 1,
-            seldepth: 1,
-            nodes: 1,
-            nps: 0,
-            time: start.elapsed(),
-            score: Score::Cp(0),
-            wdl: None,
-            pv: vec![best],
+    /// Restricts the root to `searchmoves` (none: every move); returns how many root
+    /// children may be played.
+    fn mask_root(&mut self, tree: &Tree, searchmoves: &[Move]) -> usize {
+        let children = tree.root().children();
+        if !searchmoves.is_empty() {
+            self.allowed = children
+                .clone()
+                .map(|c| {
+                    let pm = tree.node(c).mv();
+                    searchmoves.iter().any(|&m| PackedMove::new(m) == pm)
+                })
+                .collect();
+        }
+        self.counts = vec![[0; 3]; children.len()];
+        if self.allowed.is_empty() {
+            children.len()
+        } else {
+            self.allowed.iter().filter(|&&a| a).count()
+        }
+    }
+
+    /// One iteration; true when the arena was too full to expand.
+    #[inline]
+    fn step(&mut self, tree: &Tree) -> bool {
+        let step = self.worker.iterate(
+            tree,
+            &self.params,
+            &self.rules,
+            &self.pos,
+            self.clock,
+            &self.allowed,
+        );
+        self.iterations += 1;
+        self.depth_sum += step.depth as u64;
+        self.seldepth = self.seldepth.max(step.depth);
+        if let (Some(outcome), Some(k)) = (step.outcome, step.root_child) {
+            let slot = match outcome {
+                Outcome::Win => 0,
+                Outcome::Draw => 1,
+                Outcome::Loss => 2,
+            };
+            if let Some(c) = self.counts.get_mut(k as usize) {
+                c[slot] += 1;
+            }
+        }
+        step.full
+    }
+
+    /// True when the solver decided the root (among the allowed moves).
+    fn solved(&self, tree: &Tree) -> bool {
+        if !self.params.solver {
+            return false;
+        }
+        if self.allowed.is_empty() {
+            return tree.root().proof().is_some();
+        }
+        solver::Proof::of_parent(
+            tree.root()
+                .children()
+                .zip(&self.allowed)
+                .filter(|(_, &a)| a)
+                .map(|(c, _)| tree.node(c).proof()),
+        )
+        .is_some()
+    }
+
+    /// What the time manager needs to know about the root.
+    fn root_view(&self, tree: &Tree) -> time::RootView {
+        let ranked = report::ranked_root(tree, self.params.solver, &self.allowed);
+        let visits = |k: usize| ranked.get(k).map_or(0, |&c| tree.node(c).visits() as u64);
+        let mean = |c: u32| tree.node(c).mean().unwrap_or(0.0);
+        let agrees = match ranked.first() {
+            Some(&best) => ranked
+                .iter()
+                .filter(|&&c| tree.node(c).visits() as u64 * 100 >= visits(0))
+                .all(|&c| mean(c) <= mean(best)),
+            None => true,
+        };
+        time::RootView {
+            best_visits: visits(0),
+            second_visits: visits(1),
+            agrees,
+            iterations: self.iterations,
+        }
+    }
+
+    /// One `SearchInfo` per MultiPV line.
+    fn infos(&self, tree: &Tree) -> Vec<SearchInfo> {
+        let solver = self.params.solver;
+        let time = self.start.elapsed();
+        let nps = match time.as_secs_f64() {
+            s if s > 0.0 => (self.iterations as f64 / s) as u64,
+            _ => 0,
+        };
+        let depth = match self.iterations {
+            0 => 1,
+            n => ((self.depth_sum + n / 2) / n).max(1) as u32,
+        };
+        let first = tree.root().first_child();
+        report::ranked_root(tree, solver, &self.allowed)
+            .into_iter()
+            .take(self.multipv)
+            .enumerate()
+            .map(|(k, c)| {
+                let node = tree.node(c);
+                let counts = self.counts.get((c - first) as usize).copied();
+                SearchInfo {
+                    multipv: k + 1,
+                    depth,
+                    seldepth: self.seldepth.max(depth),
+                    nodes: self.iterations,
+                    nps,
+                    time,
+                    score: report::score(node, solver),
+                    wdl: Some(report::wdl(node, counts.unwrap_or_default(), solver)),
+                    pv: report::pv(tree, c, &self.pos, &self.rules, solver),
+                }
+            })
+            .collect()
+    }
+
+    /// The best move and the expected reply.
+    fn outcome(&self, tree: &Tree) -> SearchOutcome {
+        let solver = self.params.solver;
+        let best = report::best_child(tree, 0, solver, &self.allowed);
+        let line = best.map(|c| report::pv(tree, c, &self.pos, &self.rules, solver));
+        SearchOutcome {
+            best: line.as_ref().and_then(|l| l.first().copied()),
+            ponder: line.as_ref().and_then(|l| l.get(1).copied()),
+            nodes: self.iterations,
         }
     }
 }
