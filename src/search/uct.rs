@@ -2,7 +2,7 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::board::{generate_moves, next_clock, MoveList, Position, Rules};
+use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
 use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
 use crate::search::playout::{Playout, PlayoutEnd};
 use crate::search::solver::Proof;
@@ -137,9 +137,8 @@ impl Worker {
                 self.path.push(index);
                 continue;
             }
-            // A leaf: is the game over here?
-            generate_moves(&pos, rules, &mut self.list);
-            if self.list.is_empty() {
+            // A leaf: is the game over here? (No legal move loses before the draw rule.)
+            if !has_moves(&pos, rules) {
                 node.set_proof(Proof::Win(0));
                 break Leaf::Proven(WIN);
             }
@@ -148,7 +147,7 @@ impl Worker {
                 break Leaf::Proven(DRAW);
             }
             if !expanded && node.visits() >= params.expand_visits {
-                if expand_with(tree, index, &self.list) {
+                if self.expand(tree, index, &pos, rules) {
                     // Descend once more into the new children and stop at the new leaf.
                     expanded = true;
                     continue;
