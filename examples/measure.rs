@@ -24,7 +24,10 @@ fn cpu_time() -> Duration {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let iterations: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
+    let iterations: u64 = args
+        .get(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
     let movetime: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let config = SearchConfig::default();
     let control = Control::default();
@@ -60,7 +63,9 @@ fn main() {
     let cpu = cpu_time();
     let (mut plies, games) = (0u64, 200_000u64);
     for _ in 0..games {
-        plies += playout.run(Position::startpos(), 0, &Rules::default(), &mut rng, 10_000).1 as u64;
+        plies += playout
+            .run(Position::startpos(), 0, &Rules::default(), &mut rng, 10_000)
+            .1 as u64;
     }
     let secs = (cpu_time() - cpu).as_secs_f64();
     println!(

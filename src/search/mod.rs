@@ -180,7 +180,6 @@ impl Control {
     }
 }
 
-
 /// Iterations between looks at the clock, `ponderhit` and the info timer.
 const CHECK_EVERY: u64 = 64;
 /// Interval of progress reports.
@@ -270,10 +269,15 @@ impl Searcher {
             && !run.worker.expand(&self.tree, 0, &run.pos, &run.rules)
         {
             // Only a position with more moves than the arena holds gets here.
-            let first = game.legal_moves().iter().copied().find(|m| {
-                limits.searchmoves.is_empty() || limits.searchmoves.contains(m)
-            });
-            return SearchOutcome { best: first, ..none };
+            let first = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
+            return SearchOutcome {
+                best: first,
+                ..none
+            };
         }
         let candidates = run.mask_root(&self.tree, &limits.searchmoves);
         if candidates == 0 {
@@ -309,7 +313,10 @@ impl Searcher {
             };
             (None, nodes)
         } else {
-            (time::budget(limits, run.pos.side_to_move(), overhead), limits.nodes)
+            (
+                time::budget(limits, run.pos.side_to_move(), overhead),
+                limits.nodes,
+            )
         };
         let unlimited = budget.is_none() && nodes.is_none();
         let mut pondering = limits.ponder;
@@ -321,7 +328,11 @@ impl Searcher {
                 break;
             }
             let nodes_done = nodes.is_some_and(|n| run.iterations >= n);
-            if idle || nodes_done || run.iterations % CHECK_EVERY == 0 || run.solved(&self.tree) {
+            if idle
+                || nodes_done
+                || run.iterations.is_multiple_of(CHECK_EVERY)
+                || run.solved(&self.tree)
+            {
                 if pondering && control.ponderhit.load(Ordering::Relaxed) {
                     pondering = false;
                     clock = time::Clock::start(budget);

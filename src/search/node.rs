@@ -38,8 +38,10 @@ pub struct PackedMove {
 /// Padded bitboard bits to one bit per square index.
 #[inline]
 fn dense(bits: u64) -> u32 {
-    ((bits & 0xFF) | ((bits >> 1) & 0xFF00) | ((bits >> 2) & 0xFF_0000) | ((bits >> 3) & 0xFF00_0000))
-        as u32
+    ((bits & 0xFF)
+        | ((bits >> 1) & 0xFF00)
+        | ((bits >> 2) & 0xFF_0000)
+        | ((bits >> 3) & 0xFF00_0000)) as u32
 }
 
 /// One bit per square index back to the padded layout.
@@ -62,12 +64,12 @@ impl PackedMove {
     }
 
     #[inline]
-    fn from_sq(self) -> Square {
+    fn origin(self) -> Square {
         Square::from_index((self.bits & 31) as u8)
     }
 
     #[inline]
-    fn to_sq(self) -> Square {
+    fn target(self) -> Square {
         Square::from_index(((self.bits >> 5) & 31) as u8)
     }
 
@@ -81,7 +83,7 @@ impl PackedMove {
     /// only; [`PackedMove::resolve`] gives the move to show.
     #[inline]
     pub fn playable(self) -> Move {
-        let (from, to) = (self.from_sq(), self.to_sq());
+        let (from, to) = (self.origin(), self.target());
         if self.captured == 0 {
             Move::quiet(from, to, self.crowns())
         } else {

@@ -28,7 +28,7 @@ pub enum PlayoutEnd {
 /// A uniform random index below `n` (n > 0) from 32 random bits, without division.
 #[inline]
 fn below(rng: &mut Xoshiro256PlusPlus, n: u32) -> u32 {
-    ((rng.next_u64() >> 32) * n as u64 >> 32) as u32
+    (((rng.next_u64() >> 32) * n as u64) >> 32) as u32
 }
 
 /// The `k`-th lowest square of `set` (k < set.count()).
@@ -229,8 +229,9 @@ mod tests {
                     generate_moves(&p, &rules, &mut list);
                     let n = quiet_count(&p, &rules);
                     assert_eq!(n as usize, list.len(), "{text}");
-                    let mut mine: Vec<String> =
-                        (0..n).map(|k| quiet_nth(&p, &rules, k).to_string()).collect();
+                    let mut mine: Vec<String> = (0..n)
+                        .map(|k| quiet_nth(&p, &rules, k).to_string())
+                        .collect();
                     let mut theirs: Vec<String> = list.iter().map(|m| m.to_string()).collect();
                     mine.sort();
                     theirs.sort();
@@ -249,13 +250,24 @@ mod tests {
         let mut playout = Playout::new();
         let rules = Rules::default();
         // Black has no move: the side to move loses at once.
-        let stuck = fen::parse("B:W:B1").unwrap().with_side_to_move(crate::types::Color::White);
-        assert_eq!(playout.run(stuck, 0, &rules, &mut rng, 500), (PlayoutEnd::Loss, 0));
+        let stuck = fen::parse("B:W:B1")
+            .unwrap()
+            .with_side_to_move(crate::types::Color::White);
+        assert_eq!(
+            playout.run(stuck, 0, &rules, &mut rng, 500),
+            (PlayoutEnd::Loss, 0)
+        );
         // The draw clock already ran out and the side to move can move: a draw at once.
         let pos = fen::parse("W:WK1:BK32").unwrap();
-        assert_eq!(playout.run(pos, 80, &rules, &mut rng, 500), (PlayoutEnd::Draw, 0));
+        assert_eq!(
+            playout.run(pos, 80, &rules, &mut rng, 500),
+            (PlayoutEnd::Draw, 0)
+        );
         let (end, plies) = playout.run(pos, 70, &rules, &mut rng, 500);
-        assert!(end == PlayoutEnd::Draw && plies == 10 || plies < 10, "{end:?} {plies}");
+        assert!(
+            end == PlayoutEnd::Draw && plies == 10 || plies < 10,
+            "{end:?} {plies}"
+        );
         let (end, plies) = playout.run(Position::startpos(), 0, &rules, &mut rng, 3);
         assert_eq!((end, plies), (PlayoutEnd::Unfinished, 3));
     }

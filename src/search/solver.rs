@@ -93,7 +93,10 @@ mod tests {
     #[test]
     fn parent_rules() {
         use Proof::*;
-        assert_eq!(Proof::of_parent([None, Some(Win(2))].into_iter()), Some(Loss(3)));
+        assert_eq!(
+            Proof::of_parent([None, Some(Win(2))].into_iter()),
+            Some(Loss(3))
+        );
         assert_eq!(Proof::of_parent([None, Some(Loss(2))].into_iter()), None);
         assert_eq!(
             Proof::of_parent([Some(Loss(4)), Some(Loss(2))].into_iter()),

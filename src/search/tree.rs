@@ -26,6 +26,8 @@ pub struct Tree {
     used: AtomicU32,
     marks: Box<[u64]>,
     ranks: Box<[u32]>,
+    /// Compactions done since the arena was made.
+    compactions: u64,
 }
 
 /// Memory figures of the arena.
@@ -39,6 +41,8 @@ pub struct TreeStats {
     pub node_bytes: usize,
     /// Bytes allocated for the arena and its compaction tables.
     pub bytes: usize,
+    /// Compactions (re-rootings and prunings of a full arena) since the arena was made.
+    pub compactions: u64,
 }
 
 impl Tree {
@@ -56,6 +60,7 @@ impl Tree {
                     used: AtomicU32::new(1),
                     marks: vec![0; words].into_boxed_slice(),
                     ranks: vec![0; words].into_boxed_slice(),
+                    compactions: 0,
                 };
                 tree.clear();
                 return tree;
@@ -73,6 +78,7 @@ impl Tree {
             bytes: std::mem::size_of_val(&*self.nodes)
                 + std::mem::size_of_val(&*self.marks)
                 + std::mem::size_of_val(&*self.ranks),
+            compactions: self.compactions,
         }
     }
 
@@ -160,6 +166,7 @@ impl Tree {
             *w = 0;
         }
         self.used.store(kept as u32, Relaxed);
+        self.compactions += 1;
         kept
     }
 

@@ -179,10 +179,7 @@ impl Worker {
             Leaf::Cut => None,
         };
         self.backpropagate(tree, params, leaf);
-        let root_child = self
-            .path
-            .get(1)
-            .map(|&c| c - tree.root().first_child());
+        let root_child = self.path.get(1).map(|&c| c - tree.root().first_child());
         Step {
             depth,
             outcome,
@@ -206,7 +203,9 @@ impl Worker {
                 let parent = tree.node(self.path[k - 1]);
                 proving = false;
                 if parent.proof().is_none() {
-                    if let Some(p) = Proof::of_parent(parent.children().map(|c| tree.node(c).proof())) {
+                    if let Some(p) =
+                        Proof::of_parent(parent.children().map(|c| tree.node(c).proof()))
+                    {
                         parent.set_proof(p);
                         proving = true;
                     }
