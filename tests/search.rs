@@ -40,6 +40,22 @@ fn last_info(events: &[SearchEvent]) -> &SearchInfo {
         .expect("an info line at the end")
 }
 
+/// Starts a search on another thread and runs `during` while it searches (with the control
+/// block and a "has it returned?" probe); returns the search's outcome.
+fn in_background(
+    g: &Game,
+    limits: Limits,
+    during: impl FnOnce(&Control, &dyn Fn() -> bool),
+) -> SearchOutcome {
+    let control = Control::default();
+    let mut s = Searcher::new(&SearchConfig::default());
+    thread::scope(|scope| {
+        let h = scope.spawn(|| s.search(g, &limits, &control, &mut |_| {}));
+        during(&control, &|| h.is_finished());
+        h.join().expect("the search thread")
+    })
+}
+
 fn mv(out: &SearchOutcome) -> String {
     out.best.map(|m| m.to_string()).unwrap_or_default()
 }
@@ -179,45 +195,31 @@ fn a_tiny_hash_bounds_the_tree_during_a_long_search() {
     assert!(stats.compactions > 0, "{stats:?}");
 }
 
+fn infinite() -> Limits {
+    Limits {
+        infinite: true,
+        ..Limits::default()
+    }
+}
+
 #[test]
 fn stop_ends_an_infinite_search_with_a_legal_move() {
     let g = Game::new(Position::startpos(), 0, Rules::default());
-    let control = Control::default();
-    let mut s = Searcher::new(&SearchConfig::default());
-    let out = thread::scope(|scope| {
-        let h = scope.spawn(|| {
-            let limits = Limits {
-                infinite: true,
-                ..Limits::default()
-            };
-            s.search(&g, &limits, &control, &mut |_| {})
-        });
+    let out = in_background(&g, infinite(), |control, _| {
         thread::sleep(Duration::from_millis(50));
         control.stop.store(true, Ordering::Relaxed);
-        h.join().unwrap()
     });
-    let best = out.best.unwrap();
-    assert!(g.legal_moves().contains(&best));
+    assert!(g.legal_moves().contains(&out.best.unwrap()));
     assert!(out.nodes > 0);
 }
 
 #[test]
 fn an_infinite_search_of_a_solved_position_waits_for_stop() {
     let g = game("B:W14,23:B9,10");
-    let control = Control::default();
-    let mut s = Searcher::new(&SearchConfig::default());
-    let out = thread::scope(|scope| {
-        let h = scope.spawn(|| {
-            let limits = Limits {
-                infinite: true,
-                ..Limits::default()
-            };
-            s.search(&g, &limits, &control, &mut |_| {})
-        });
+    let out = in_background(&g, infinite(), |control, finished| {
         thread::sleep(Duration::from_millis(30));
-        assert!(!h.is_finished(), "returned before stop");
+        assert!(!finished(), "returned before stop");
         control.stop.store(true, Ordering::Relaxed);
-        h.join().unwrap()
     });
     assert_eq!(mv(&out), "9x18x27");
 }
@@ -225,24 +227,15 @@ fn an_infinite_search_of_a_solved_position_waits_for_stop() {
 #[test]
 fn ponder_waits_for_ponderhit_then_searches_to_its_limit() {
     let g = Game::new(Position::startpos(), 0, Rules::default());
-    let control = Control::default();
-    let mut s = Searcher::new(&SearchConfig::default());
-    let out = thread::scope(|scope| {
-        let h = scope.spawn(|| {
-            let limits = Limits {
-                ponder: true,
-                nodes: Some(5_000),
-                ..Limits::default()
-            };
-            s.search(&g, &limits, &control, &mut |_| {})
-        });
+    let limits = Limits {
+        ponder: true,
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let out = in_background(&g, limits, |control, finished| {
         thread::sleep(Duration::from_millis(30));
-        assert!(
-            !h.is_finished(),
-            "a ponder search returned before ponderhit"
-        );
+        assert!(!finished(), "a ponder search returned before ponderhit");
         control.ponderhit.store(true, Ordering::Relaxed);
-        h.join().unwrap()
     });
     assert_eq!(out.nodes, 5_000);
     assert!(out.best.is_some());
@@ -251,20 +244,15 @@ fn ponder_waits_for_ponderhit_then_searches_to_its_limit() {
 #[test]
 fn stop_during_ponder_gives_the_best_move_so_far() {
     let g = Game::new(Position::startpos(), 0, Rules::default());
-    let control = Control::default();
-    let mut s = Searcher::new(&SearchConfig::default());
-    let out = thread::scope(|scope| {
-        let h = scope.spawn(|| {
-            let limits = Limits {
-                ponder: true,
-                movetime: Some(Duration::from_millis(1)),
-                ..Limits::default()
-            };
-            s.search(&g, &limits, &control, &mut |_| {})
-        });
+    let limits = Limits {
+        ponder: true,
+        movetime: Some(Duration::from_millis(1)),
+        ..Limits::default()
+    };
+    let out = in_background(&g, limits, |control, finished| {
         thread::sleep(Duration::from_millis(30));
+        assert!(!finished(), "a ponder search returned before stop");
         control.stop.store(true, Ordering::Relaxed);
-        h.join().unwrap()
     });
     assert!(g.legal_moves().contains(&out.best.unwrap()));
 }

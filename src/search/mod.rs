@@ -339,7 +339,7 @@ impl Searcher {
                 }
                 let done = nodes_done
                     || run.solved(&self.tree)
-                    || (!pondering && clock.should_stop(&run.root_view(&self.tree)));
+                    || (!pondering && clock.should_stop(|| run.root_view(&self.tree)));
                 if done && !(limits.infinite || pondering || unlimited) {
                     break;
                 }

@@ -143,15 +143,11 @@ impl Node {
 
     /// Copies every field of `other`, with the children pointer replaced.
     pub fn copy_from(&self, other: &Node, first_child: u32, children: u16) {
+        self.init(other.mv());
         self.visits.store(other.visits(), Relaxed);
-        self.first_child.store(first_child, Relaxed);
         self.value.store(other.value_sum(), Relaxed);
-        self.mv_captured
-            .store(other.mv_captured.load(Relaxed), Relaxed);
-        self.mv_bits.store(other.mv_bits.load(Relaxed), Relaxed);
-        self.children.store(children, Relaxed);
         self.proof.store(other.proof.load(Relaxed), Relaxed);
-        self.flags.store(0, Relaxed);
+        self.set_children(first_child, children);
     }
 
     /// The move into this node.

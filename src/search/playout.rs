@@ -81,7 +81,7 @@ impl Playout {
         if n == 0 {
             return None;
         }
-        Some(quiet_nth(pos, rules, below(rng, n)))
+        quiet_nth(pos, rules, below(rng, n)).ok()
     }
 
     /// Plays random moves from `pos` (no-progress clock `clock`) until the game ends under
@@ -126,52 +126,35 @@ fn king_reach(rules: &Rules) -> u32 {
     }
 }
 
-/// The number of quiet moves (call only when there is no capture).
+/// Walks the quiet moves in a fixed order (men by direction, then kings by direction and
+/// distance, squares in index order within each group) and returns the `k`-th, or the number
+/// of quiet moves when there are not more than `k`. Call only when there is no capture.
 #[inline]
-fn quiet_count(pos: &Position, rules: &Rules) -> u32 {
-    let side = pos.side_to_move();
-    let empty = pos.empty();
-    let men = pos.men(side);
-    let [d1, d2] = Direction::forward(side);
-    let mut n = (men.shift(d1) & empty).count() + (men.shift(d2) & empty).count();
-    let kings = pos.kings(side);
-    if kings.any() {
-        let reach = king_reach(rules);
-        for dir in Direction::ALL {
-            let mut run = kings.shift(dir) & empty;
-            let mut step = 1;
-            while run.any() {
-                n += run.count();
-                if step == reach {
-                    break;
-                }
-                run = run.shift(dir) & empty;
-                step += 1;
-            }
-        }
-    }
-    n
-}
-
-/// The `k`-th quiet move in a fixed order: men by direction, then kings by direction and
-/// distance, squares in index order within each group.
-#[inline]
-fn quiet_nth(pos: &Position, rules: &Rules, mut k: u32) -> Move {
+fn quiet_nth(pos: &Position, rules: &Rules, mut k: u32) -> Result<Move, u32> {
     let side = pos.side_to_move();
     let empty = pos.empty();
     let men = pos.men(side);
     let crown = Bitboard::crowning_row(side);
+    let mut seen = 0;
     for dir in Direction::forward(side) {
         let targets = men.shift(dir) & empty;
         let c = targets.count();
         if k < c {
             let to = nth_square(targets, k);
             let from = to.shift(dir.reverse());
-            return Move::quiet(from.to_square(), to.to_square(), to.intersects(crown));
+            return Ok(Move::quiet(
+                from.to_square(),
+                to.to_square(),
+                to.intersects(crown),
+            ));
         }
         k -= c;
+        seen += c;
     }
     let kings = pos.kings(side);
+    if kings.is_empty() {
+        return Err(seen);
+    }
     let reach = king_reach(rules);
     for dir in Direction::ALL {
         let mut run = kings.shift(dir) & empty;
@@ -181,9 +164,10 @@ fn quiet_nth(pos: &Position, rules: &Rules, mut k: u32) -> Move {
             if k < c {
                 let to = nth_square(run, k);
                 let from = shift_n(to, dir.reverse(), step);
-                return Move::quiet(from.to_square(), to.to_square(), false);
+                return Ok(Move::quiet(from.to_square(), to.to_square(), false));
             }
             k -= c;
+            seen += c;
             if step == reach {
                 break;
             }
@@ -191,7 +175,13 @@ fn quiet_nth(pos: &Position, rules: &Rules, mut k: u32) -> Move {
             step += 1;
         }
     }
-    unreachable!("quiet_nth called with k >= quiet_count")
+    Err(seen)
+}
+
+/// The number of quiet moves (call only when there is no capture).
+#[inline]
+fn quiet_count(pos: &Position, rules: &Rules) -> u32 {
+    quiet_nth(pos, rules, u32::MAX).err().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -230,14 +220,14 @@ mod tests {
                     let n = quiet_count(&p, &rules);
                     assert_eq!(n as usize, list.len(), "{text}");
                     let mut mine: Vec<String> = (0..n)
-                        .map(|k| quiet_nth(&p, &rules, k).to_string())
+                        .map(|k| quiet_nth(&p, &rules, k).unwrap().to_string())
                         .collect();
                     let mut theirs: Vec<String> = list.iter().map(|m| m.to_string()).collect();
                     mine.sort();
                     theirs.sort();
                     assert_eq!(mine, theirs, "{text}");
                     for k in 0..n {
-                        assert!(list.contains(&quiet_nth(&p, &rules, k)));
+                        assert!(list.contains(&quiet_nth(&p, &rules, k).unwrap()));
                     }
                 }
             }

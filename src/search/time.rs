@@ -100,8 +100,9 @@ impl Clock {
         self.start.elapsed()
     }
 
-    /// True when the search should stop now.
-    pub fn should_stop(&self, root: &RootView) -> bool {
+    /// True when the search should stop now; `root` is asked only when the budget is
+    /// flexible.
+    pub fn should_stop(&self, root: impl FnOnce() -> RootView) -> bool {
         let Some(b) = self.budget else {
             return false;
         };
@@ -112,6 +113,7 @@ impl Clock {
         if !b.flexible {
             return false;
         }
+        let root = root();
         if elapsed >= b.soft {
             return root.agrees;
         }
