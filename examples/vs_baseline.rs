@@ -3,8 +3,8 @@
 //! played with both colours. Both sides go through the `Searcher` API.
 //!
 //! `cargo run --release --example vs_baseline [openings] [ms-per-move|nITERATIONS] [baseline-iterations]
-//! [exploration] [first-opening]`
-//! (defaults: 30 openings = 60 games, 20 ms, 20,000 iterations, the default exploration, 0)
+//! [exploration] [first-opening] [fpu-reduction]`
+//! (defaults: 30 openings = 60 games, 20 ms, 20,000 iterations, the engine's defaults, 0)
 
 use std::time::Duration;
 
@@ -29,6 +29,10 @@ fn main() {
         ..SearchConfig::default()
     };
     let skip: usize = arg(&args, 5, 0);
+    let ours_config = SearchConfig {
+        fpu_reduction: arg(&args, 6, ours_config.fpu_reduction),
+        ..ours_config
+    };
     let base_config = SearchConfig {
         plain_uct: true,
         ..SearchConfig::default()

@@ -45,7 +45,10 @@ use uct::{Outcome, Params, Worker};
 
 /// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
 /// hundredths).
-pub const DEFAULT_EXPLORATION: f64 = 1.0;
+pub const DEFAULT_EXPLORATION: f64 = 0.6;
+
+/// The default first-play reduction.
+pub const DEFAULT_FPU_REDUCTION: f64 = 0.0;
 
 /// Settings that persist between searches (set through `setoption`).
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +67,9 @@ pub struct SearchConfig {
     pub multipv: usize,
     /// Milliseconds kept in reserve per move for communication delays.
     pub move_overhead_ms: u64,
+    /// First-play urgency: an unvisited move is valued as its parent's mean less this much
+    /// (0 = the parent's mean).
+    pub fpu_reduction: f64,
     /// Play as the plain UCT baseline (the original app's AI): no reuse, no solver, random
     /// playouts cut at depth 30, fixed iteration budget.
     pub plain_uct: bool,
@@ -79,6 +85,7 @@ impl Default for SearchConfig {
             exploration: DEFAULT_EXPLORATION,
             multipv: 1,
             move_overhead_ms: 10,
+            fpu_reduction: DEFAULT_FPU_REDUCTION,
             plain_uct: false,
         }
     }
@@ -387,7 +394,7 @@ impl Run {
         let params = if config.plain_uct {
             plain::params()
         } else {
-            Params::uct(config.exploration)
+            Params::uct(config.exploration, config.fpu_reduction)
         };
         Run {
             params,

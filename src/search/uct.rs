@@ -35,11 +35,12 @@ pub struct Params {
 }
 
 impl Params {
-    /// The engine's search with exploration constant `exploration`.
-    pub fn uct(exploration: f64) -> Params {
+    /// The engine's search with exploration constant `exploration` and first-play
+    /// reduction `fpu_reduction`.
+    pub fn uct(exploration: f64, fpu_reduction: f64) -> Params {
         Params {
             exploration,
-            first_play: FirstPlay::ParentMean(0.0),
+            first_play: FirstPlay::ParentMean(fpu_reduction),
             solver: true,
             // Long enough for any game: the draw rule ends every playout far earlier unless
             // it is switched off.
