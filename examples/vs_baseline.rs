@@ -24,8 +24,10 @@ fn main() {
     // "20" is 20 ms a move; "n5000" is 5,000 iterations a move (load-independent tuning).
     let ours_limit: String = arg(&args, 2, "20".to_string());
     let budget: u64 = arg(&args, 3, 20_000);
+    // In process there is no communication delay to keep in reserve.
     let ours_config = SearchConfig {
         exploration: arg(&args, 4, SearchConfig::default().exploration),
+        move_overhead_ms: 0,
         ..SearchConfig::default()
     };
     let skip: usize = arg(&args, 5, 0);

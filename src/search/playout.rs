@@ -77,6 +77,28 @@ impl Playout {
             let n = self.list.len() as u32;
             return Some(self.list[below(rng, n) as usize]);
         }
+        let side = pos.side_to_move();
+        if pos.kings(side).is_empty() {
+            // Men only (most plies): two target sets, one draw.
+            let empty = pos.empty();
+            let men = pos.men(side);
+            let [d1, d2] = Direction::forward(side);
+            let (t1, t2) = (men.shift(d1) & empty, men.shift(d2) & empty);
+            let (c1, c2) = (t1.count(), t2.count());
+            if c1 + c2 == 0 {
+                return None;
+            }
+            let k = below(rng, c1 + c2);
+            let (targets, dir, k) = if k < c1 {
+                (t1, d1, k)
+            } else {
+                (t2, d2, k - c1)
+            };
+            let to = nth_square(targets, k);
+            let from = to.shift(dir.reverse());
+            let crowns = to.intersects(Bitboard::crowning_row(side));
+            return Some(Move::quiet(from.to_square(), to.to_square(), crowns));
+        }
         let n = quiet_count(pos, rules);
         if n == 0 {
             return None;
@@ -231,6 +253,24 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_men_only_shortcut_picks_like_the_full_walk() {
+        let rules = Rules::default();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut playout = Playout::new();
+        let mut pos = Position::startpos();
+        for _ in 0..40 {
+            if has_captures(&pos, &rules) || pos.all_kings().any() {
+                break;
+            }
+            let mut copy = rng.clone();
+            let mv = playout.random_move(&pos, &rules, &mut rng).unwrap();
+            let k = below(&mut copy, quiet_count(&pos, &rules));
+            assert_eq!(Ok(mv), quiet_nth(&pos, &rules, k));
+            pos.play_unchecked(mv);
         }
     }
 

@@ -1,6 +1,6 @@
 //! Time management: how long to think, and when to stop early or go on longer.
 //!
-//! `movetime` is used as given (less the move overhead). With a clock the manager aims at a
+//! `movetime` is used as given, less the move overhead (but at least half of it is kept). With a clock the manager aims at a
 //! soft target (the remaining time spread over the moves to go, plus most of the increment)
 //! and a hard limit it never passes (a few targets, and never more than a fixed share of what
 //! is left, so the engine cannot flag). Between the two it decides by the root statistics:
@@ -37,7 +37,8 @@ pub struct Budget {
 /// The budget for `limits` with `side` to move; `None` means no time limit.
 pub fn budget(limits: &Limits, side: Color, overhead: Duration) -> Option<Budget> {
     if let Some(t) = limits.movetime {
-        let t = t.saturating_sub(overhead);
+        // The overhead comes off, but a short movetime keeps at least half of it.
+        let t = t.saturating_sub(overhead).max(t / 2);
         return Some(Budget {
             soft: t,
             hard: t,
@@ -145,6 +146,11 @@ mod tests {
         };
         let b = budget(&l, Color::Black, ms(10)).unwrap();
         assert_eq!((b.soft, b.hard, b.flexible), (ms(990), ms(990), false));
+        let short = Limits {
+            movetime: Some(ms(16)),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&short, Color::White, ms(10)).unwrap().hard, ms(8));
     }
 
     #[test]
