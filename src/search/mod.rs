@@ -14,8 +14,9 @@
 //! (the plain-UCT baseline opponent).
 //!
 //! Threads: the nodes are all atomics and the arena allocates through an atomic counter so
-//! that tree parallelism can share them; for now the search runs on one thread whatever
-//! `threads` says.
+//! that tree parallelism can share them (each thread with its own [`uct::Worker`] and
+//! generator); compaction needs the other threads paused. For now the search runs on one
+//! thread whatever `threads` says.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -188,7 +189,7 @@ impl Control {
 }
 
 /// Iterations between looks at the clock, `ponderhit` and the info timer.
-const CHECK_EVERY: u64 = 64;
+const CHECK_EVERY: u64 = 16;
 /// Interval of progress reports.
 const INFO_EVERY: Duration = Duration::from_secs(1);
 

@@ -5,6 +5,11 @@
 //! loads and stores, which compile to plain moves. A node is a position reached by the move it
 //! stores; its statistics are from the view of the player who made that move, so a parent
 //! simply picks the child with the best value.
+//!
+//! 27 of the 32 bytes are used; the padding leaves room for a 16-bit minimax value of a static
+//! evaluation (implicit minimax backups) without growing the node. For threads, virtual loss
+//! needs no field of its own: a thread can count its visit on the way down (`visits` first,
+//! `value` when the result is known), which is a temporary loss to everyone else.
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 

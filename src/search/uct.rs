@@ -42,9 +42,9 @@ impl Params {
             exploration,
             first_play: FirstPlay::ParentMean(fpu_reduction),
             solver: true,
-            // Long enough for any game: the draw rule ends every playout far earlier unless
-            // it is switched off.
-            playout_plies: 10_000,
+            // Random games end long before this under the draw rule; with the rule switched
+            // off, king endings could shuffle for ever: a cut playout counts as a draw.
+            playout_plies: 1_000,
             unfinished: DRAW,
             expand_visits: 1,
         }
