@@ -287,13 +287,15 @@ impl Searcher {
                 ..none
             };
         }
-        let candidates = run.mask_root(&self.tree, &limits.searchmoves);
+        let mut candidates = run.mask_root(&self.tree, &limits.searchmoves);
         if candidates == 0 {
-            return none;
+            // No legal move among `searchmoves`: search them all rather than give up.
+            candidates = run.mask_root(&self.tree, &[]);
         }
         // A forced move is answered at once (unless the GUI wants the search to wait).
-        if candidates > 1 || limits.infinite || limits.ponder {
-            self.run_loop(&mut run, limits, control, report);
+        let forced = candidates == 1;
+        if !forced || limits.infinite || limits.ponder {
+            self.run_loop(&mut run, limits, control, forced, report);
         }
         for info in run.infos(&self.tree) {
             report(SearchEvent::Info(info));
@@ -311,6 +313,7 @@ impl Searcher {
         run: &mut Run,
         limits: &Limits,
         control: &Control,
+        forced: bool,
         report: &mut dyn FnMut(SearchEvent),
     ) {
         let overhead = Duration::from_millis(self.config.move_overhead_ms);
@@ -346,6 +349,7 @@ impl Searcher {
                     clock = time::Clock::start(budget);
                 }
                 let done = nodes_done
+                    || forced
                     || run.solved(&self.tree)
                     || (!pondering && clock.should_stop(|| run.root_view(&self.tree)));
                 if done && !(limits.infinite || pondering || unlimited) {
@@ -418,6 +422,7 @@ impl Run {
     /// children may be played.
     fn mask_root(&mut self, tree: &Tree, searchmoves: &[Move]) -> usize {
         let children = tree.root().children();
+        self.allowed.clear();
         if !searchmoves.is_empty() {
             self.allowed = children
                 .clone()
