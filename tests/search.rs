@@ -126,6 +126,23 @@ fn the_solver_proves_a_two_move_win() {
 }
 
 #[test]
+fn the_draw_clock_is_proven_a_draw() {
+    // One half-move before the 80 half-move rule, with no capture or crowning possible:
+    // every move draws.
+    let g = Game::new(fen::parse("W:WK1:BK32").unwrap(), 79, Rules::default());
+    let (out, events) = run(
+        &mut Searcher::new(&SearchConfig::default()),
+        &g,
+        &nodes(100_000),
+    );
+    assert!(out.best.is_some());
+    assert!(out.nodes < 1_000, "{}", out.nodes);
+    let info = last_info(&events);
+    assert_eq!(info.score, Score::Cp(0));
+    assert_eq!(info.wdl, Some([0, 1000, 0]));
+}
+
+#[test]
 fn the_tree_is_reused_after_two_plies() {
     let mut g = Game::new(Position::startpos(), 0, Rules::default());
     let mut s = Searcher::new(&SearchConfig::default());

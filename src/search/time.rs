@@ -104,10 +104,14 @@ impl Clock {
     /// True when the search should stop now; `root` is asked only when the budget is
     /// flexible.
     pub fn should_stop(&self, root: impl FnOnce() -> RootView) -> bool {
+        self.should_stop_at(self.elapsed(), root)
+    }
+
+    /// The decision of [`Clock::should_stop`] after `elapsed`.
+    fn should_stop_at(&self, elapsed: Duration, root: impl FnOnce() -> RootView) -> bool {
         let Some(b) = self.budget else {
             return false;
         };
-        let elapsed = self.elapsed();
         if elapsed >= b.hard {
             return true;
         }
@@ -151,6 +155,38 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(budget(&short, Color::White, ms(10)).unwrap().hard, ms(8));
+    }
+
+    fn view(best: u64, second: u64, agrees: bool) -> RootView {
+        RootView {
+            best_visits: best,
+            second_visits: second,
+            agrees,
+            iterations: best + second,
+        }
+    }
+
+    #[test]
+    fn a_clear_choice_stops_early_and_an_unclear_one_goes_on() {
+        let flexible = Budget {
+            soft: ms(10_000),
+            hard: ms(30_000),
+            flexible: true,
+        };
+        let clock = Clock::start(Some(flexible));
+        // After 6 s, 4 s before the target; 100,000 iterations so far, ~66,667 more to come.
+        let t = ms(6_000);
+        assert!(clock.should_stop_at(t, || view(90_000, 10_000, true)));
+        assert!(!clock.should_stop_at(t, || view(60_000, 40_000, true)));
+        assert!(!clock.should_stop_at(t, || view(90_000, 10_000, false)));
+        // Past the target: stop when the most visited move is the best valued one.
+        let t = ms(11_000);
+        assert!(clock.should_stop_at(t, || view(60_000, 40_000, true)));
+        assert!(!clock.should_stop_at(t, || view(60_000, 40_000, false)));
+        // Past the hard limit: stop whatever.
+        assert!(clock.should_stop_at(ms(30_000), || view(60_000, 40_000, false)));
+        // No budget: never.
+        assert!(!Clock::start(None).should_stop_at(t, || view(1, 0, true)));
     }
 
     #[test]
