@@ -2,11 +2,14 @@
 //! (the original app's AI) at a fixed iteration budget, over the 3-move openings, each opening
 //! played with both colours. Both sides go through the `Searcher` API.
 //!
-//! `cargo run --release --example vs_baseline [openings] [ms-per-move|nITERATIONS] [baseline-iterations]
+//! `cargo run --release --example vs_baseline [openings] [LIMIT] [baseline-iterations]
 //! [exploration] [first-opening] [fpu-reduction]`
-//! (defaults: 30 openings = 60 games, 20 ms, 20,000 iterations, the engine's defaults, 0)
+//!
+//! LIMIT is our side's: `20` (ms a move), `n7000` (iterations a move) or `c2000+20` (a game
+//! clock in ms plus an increment, kept by this runner; running out ends the run with an error).
+//! Defaults: 30 openings = 60 games, 20 ms, 20,000 iterations, the engine's defaults, 0.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use buffgreen::board::{fen, Game, GameResult, Rules};
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
@@ -43,7 +46,13 @@ fn main() {
     let mut ours = Searcher::new(&ours_config);
     let mut base = Searcher::new(&base_config);
     let control = Control::default();
-    let ours_limits = match ours_limit.strip_prefix('n') {
+    // "c2000+20": a clock of 2,000 ms for the game plus 20 ms a move, kept by this runner.
+    let clock: Option<(Duration, Duration)> = ours_limit.strip_prefix('c').and_then(|c| {
+        let (base, inc) = c.split_once('+')?;
+        let ms = |t: &str| t.parse().ok().map(Duration::from_millis);
+        Some((ms(base)?, ms(inc)?))
+    });
+    let fixed_limits = match ours_limit.strip_prefix('n') {
         Some(n) => Limits {
             nodes: Some(n.parse().unwrap_or(20_000)),
             ..Limits::default()
@@ -53,10 +62,12 @@ fn main() {
             ..Limits::default()
         },
     };
-    let ours_label = match ours_limit.strip_prefix('n') {
-        Some(n) => format!("{n} iterations/move"),
-        None => format!("{ours_limit} ms/move"),
+    let ours_label = match (ours_limit.strip_prefix('n'), clock) {
+        (Some(n), _) => format!("{n} iterations/move"),
+        (None, Some((base, inc))) => format!("clock {base:?}+{inc:?}"),
+        (None, None) => format!("{ours_limit} ms/move"),
     };
+    let mut least_left = Duration::MAX;
     let base_limits = Limits {
         nodes: Some(budget),
         ..Limits::default()
@@ -72,9 +83,30 @@ fn main() {
             let mut game = Game::new(start, 0, rules);
             ours.new_game();
             base.new_game();
+            let mut left = clock.map(|c| c.0);
             while game.result() == GameResult::Ongoing {
                 let out = if game.position().side_to_move() == ours_color {
-                    ours.search(&game, &ours_limits, &control, &mut |_| {})
+                    let limits = match (left, clock) {
+                        (Some(time), Some((_, inc))) => Limits {
+                            btime: Some(time),
+                            wtime: Some(time),
+                            binc: Some(inc),
+                            winc: Some(inc),
+                            ..Limits::default()
+                        },
+                        _ => fixed_limits.clone(),
+                    };
+                    let t = Instant::now();
+                    let out = ours.search(&game, &limits, &control, &mut |_| {});
+                    if let (Some(time), Some((_, inc))) = (left, clock) {
+                        let Some(rest) = time.checked_sub(t.elapsed()) else {
+                            println!("ours lost on time");
+                            std::process::exit(1);
+                        };
+                        least_left = least_left.min(rest);
+                        left = Some(rest + inc);
+                    }
+                    out
                 } else {
                     base.search(&game, &base_limits, &control, &mut |_| {})
                 };
@@ -106,6 +138,9 @@ fn main() {
                 game.moves().len()
             );
         }
+    }
+    if clock.is_some() {
+        println!("least time left on our clock after a move: {least_left:?}");
     }
     let games = wins + draws + losses;
     let score = (wins as f64 + draws as f64 / 2.0) / games.max(1) as f64;
