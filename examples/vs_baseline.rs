@@ -68,6 +68,7 @@ fn main() {
         (None, None) => format!("{ours_limit} ms/move"),
     };
     let mut least_left = Duration::MAX;
+    let (mut our_moves, mut our_iterations) = (0u64, 0u64);
     let base_limits = Limits {
         nodes: Some(budget),
         ..Limits::default()
@@ -98,6 +99,8 @@ fn main() {
                     };
                     let t = Instant::now();
                     let out = ours.search(&game, &limits, &control, &mut |_| {});
+                    our_moves += 1;
+                    our_iterations += out.nodes;
                     if let (Some(time), Some((_, inc))) = (left, clock) {
                         let Some(rest) = time.checked_sub(t.elapsed()) else {
                             println!("ours lost on time");
@@ -142,6 +145,10 @@ fn main() {
     if clock.is_some() {
         println!("least time left on our clock after a move: {least_left:?}");
     }
+    println!(
+        "ours: {:.0} iterations a move on average (forced moves count 0)",
+        our_iterations as f64 / our_moves.max(1) as f64
+    );
     let games = wins + draws + losses;
     let score = (wins as f64 + draws as f64 / 2.0) / games.max(1) as f64;
     println!(
