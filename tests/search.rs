@@ -222,6 +222,34 @@ fn infinite() -> Limits {
 }
 
 #[test]
+fn a_game_on_a_tiny_hash_reuses_and_compacts_within_bounds() {
+    let config = SearchConfig {
+        hash_mib: 1,
+        ..SearchConfig::default()
+    };
+    let mut s = Searcher::new(&config);
+    let mut g = Game::new(Position::startpos(), 0, Rules::default());
+    let mut reused = 0;
+    for _ in 0..24 {
+        if g.legal_moves().is_empty() {
+            break;
+        }
+        let (out, events) = run(&mut s, &g, &nodes(20_000));
+        reused += events
+            .iter()
+            .filter(|e| matches!(e, SearchEvent::Message(m) if m.starts_with("reused ")))
+            .count();
+        let stats = s.tree_stats();
+        assert!(
+            stats.bytes <= 1 << 20 && stats.used <= stats.capacity,
+            "{stats:?}"
+        );
+        assert!(g.play(out.best.unwrap()));
+    }
+    assert!(reused >= 20, "{reused}");
+}
+
+#[test]
 fn stop_ends_an_infinite_search_with_a_legal_move() {
     let g = Game::new(Position::startpos(), 0, Rules::default());
     let out = in_background(&g, infinite(), |control, _| {
