@@ -4,18 +4,49 @@
 //! turns them into text. It runs on whatever thread calls [`Searcher::search`] and watches
 //! [`Control`] for `stop` and `ponderhit`.
 //!
-//! This module is the contract between the engine facade and the search internals. The
-//! current internals are a stand-in that plays a uniformly random legal move while honouring
-//! every limit; the UCT search replaces them behind the same API.
+//! This module is the contract between the engine facade and the search internals: a UCT
+//! (Monte Carlo tree) search with UCB1 selection, random playouts to the end of the game, an
+//! MCTS-Solver for proven results and a tree that is kept from one move to the next.
+//!
+//! Layout: [`node`] (32-byte nodes), [`tree`] (the arena, sized from `Hash`, compaction),
+//! [`uct`] (one iteration: selection, expansion, playout, backpropagation), [`playout`],
+//! [`solver`], [`time`] (time manager), [`reuse`], [`report`] (pv, scores) and [`plain`]
+//! (the plain-UCT baseline opponent).
+//!
+//! Threads: the nodes are all atomics and the arena allocates through an atomic counter so
+//! that tree parallelism can share them (each thread with its own [`uct::Worker`] and
+//! generator); compaction needs the other threads paused. For now the search runs on one
+//! thread whatever `threads` says.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use crate::board::{Game, GameResult, Rules};
 use crate::types::Move;
+
+pub mod node;
+pub mod plain;
+pub mod playout;
+pub mod report;
+pub mod reuse;
+mod run;
+pub mod solver;
+pub mod time;
+pub mod tree;
+pub mod uct;
+
+pub use tree::TreeStats;
+
+use reuse::RootKey;
+use run::Run;
+use tree::Tree;
+
+/// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
+/// hundredths).
+pub const DEFAULT_EXPLORATION: f64 = 0.6;
+
+/// The default first-play reduction.
+pub const DEFAULT_FPU_REDUCTION: f64 = 0.0;
 
 /// Settings that persist between searches (set through `setoption`).
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +65,9 @@ pub struct SearchConfig {
     pub multipv: usize,
     /// Milliseconds kept in reserve per move for communication delays.
     pub move_overhead_ms: u64,
+    /// First-play urgency: an unvisited move is valued as its parent's mean less this much
+    /// (0 = the parent's mean).
+    pub fpu_reduction: f64,
     /// Play as the plain UCT baseline (the original app's AI): no reuse, no solver, random
     /// playouts cut at depth 30, fixed iteration budget.
     pub plain_uct: bool,
@@ -46,9 +80,10 @@ impl Default for SearchConfig {
             hash_mib: 64,
             threads: 1,
             seed: 0,
-            exploration: 1.0,
+            exploration: DEFAULT_EXPLORATION,
             multipv: 1,
             move_overhead_ms: 10,
+            fpu_reduction: DEFAULT_FPU_REDUCTION,
             plain_uct: false,
         }
     }
@@ -150,11 +185,23 @@ impl Control {
     }
 }
 
+/// Iterations between looks at the clock, `ponderhit` and the info timer.
+const CHECK_EVERY: u64 = 16;
+/// Interval of progress reports.
+const INFO_EVERY: Duration = Duration::from_secs(1);
+
+/// The tree budget in bytes for `Hash` in MiB (0 is taken as 1).
+fn hash_bytes(mib: usize) -> usize {
+    mib.max(1).saturating_mul(1 << 20)
+}
+
 /// The searcher, which keeps its state (the tree) between searches.
 #[derive(Debug)]
 pub struct Searcher {
     config: SearchConfig,
-    rng: Xoshiro256PlusPlus,
+    tree: Tree,
+    /// The game the tree's root stands for; `None` when the tree must not be reused.
+    last: Option<RootKey>,
 }
 
 impl Searcher {
@@ -162,19 +209,34 @@ impl Searcher {
     pub fn new(config: &SearchConfig) -> Searcher {
         Searcher {
             config: config.clone(),
-            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
+            tree: Tree::with_budget(hash_bytes(config.hash_mib)),
+            last: None,
         }
     }
 
     /// Applies new settings (the tree is reallocated when the memory size changes).
     pub fn configure(&mut self, config: &SearchConfig) {
+        if config.hash_mib != self.config.hash_mib {
+            // Free the old arena first so that both are never held at once.
+            self.tree = Tree::with_budget(0);
+            self.tree = Tree::with_budget(hash_bytes(config.hash_mib));
+            self.last = None;
+        }
+        if config.rules != self.config.rules || config.plain_uct != self.config.plain_uct {
+            self.last = None;
+        }
         self.config = config.clone();
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     }
 
     /// Forgets everything learned (new game).
     pub fn new_game(&mut self) {
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
+        self.tree.clear();
+        self.last = None;
+    }
+
+    /// Memory figures of the search tree.
+    pub fn tree_stats(&self) -> TreeStats {
+        self.tree.stats()
     }
 
     /// Searches the current position of `game` within `limits`, reporting through `report`,
@@ -186,71 +248,127 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(SearchEvent),
     ) -> SearchOutcome {
-        let start = Instant::now();
-        let moves = game.legal_moves();
-        let candidates: Vec<Move> = if limits.searchmoves.is_empty() {
-            moves.to_vec()
-        } else {
-            moves
-                .iter()
-                .filter(|m| limits.searchmoves.contains(m))
-                .copied()
-                .collect()
+        let none = SearchOutcome {
+            best: None,
+            ponder: None,
+            nodes: 0,
         };
-        if candidates.is_empty() || game.result() != GameResult::Ongoing {
+        if game.result() != GameResult::Ongoing {
+            return none;
+        }
+        let plain = self.config.plain_uct;
+        let found = match &self.last {
+            Some(key) if !plain => key.find(game, &self.tree),
+            _ => None,
+        };
+        self.last = None;
+        match found {
+            Some(index) => {
+                let kept = self.tree.compact(index, self.tree.capacity() / 2);
+                report(SearchEvent::Message(format!("reused {kept} nodes")));
+            }
+            None => self.tree.clear(),
+        }
+        let mut run = Run::new(&self.config, game);
+        if !self.tree.root().is_expanded()
+            && !run.worker.expand(&self.tree, 0, &run.pos, &run.rules)
+        {
+            // Only a position with more moves than the arena holds gets here.
+            let first = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
             return SearchOutcome {
-                best: None,
-                ponder: None,
-                nodes: 0,
+                best: first,
+                ..none
             };
         }
-        let best = candidates[self.rng.gen_range(0..candidates.len())];
-        // Stand-in: honour the limits by waiting, so the protocol surface behaves as with a
-        // real search.
-        let deadline = if limits.infinite || limits.ponder {
-            None
-        } else if let Some(t) = limits.movetime {
-            Some(t)
+        let mut candidates = run.mask_root(&self.tree, &limits.searchmoves);
+        if candidates == 0 {
+            // No legal move among `searchmoves`: search them all rather than give up.
+            candidates = run.mask_root(&self.tree, &[]);
+        }
+        // A forced move is answered at once (unless the GUI wants the search to wait).
+        let forced = candidates == 1;
+        if !forced || limits.infinite || limits.ponder {
+            self.run_loop(&mut run, limits, control, forced, report);
+        }
+        for info in run.infos(&self.tree) {
+            report(SearchEvent::Info(info));
+        }
+        let outcome = run.outcome(&self.tree);
+        if !plain {
+            self.last = Some(RootKey::of(game));
+        }
+        outcome
+    }
+
+    /// Iterates until a limit, `stop`, or (when the search must wait) `stop`/`ponderhit`.
+    fn run_loop(
+        &mut self,
+        run: &mut Run,
+        limits: &Limits,
+        control: &Control,
+        forced: bool,
+        report: &mut dyn FnMut(SearchEvent),
+    ) {
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let (budget, nodes) = if self.config.plain_uct {
+            let nodes = match limits.nodes {
+                None if !limits.infinite => Some(plain::PLAIN_ITERATIONS),
+                n => n,
+            };
+            (None, nodes)
         } else {
-            Some(Duration::from_millis(0))
+            (
+                time::budget(limits, run.pos.side_to_move(), overhead),
+                limits.nodes,
+            )
         };
-        let mut last_info = start;
+        let unlimited = budget.is_none() && nodes.is_none();
+        let mut pondering = limits.ponder;
+        let mut clock = time::Clock::start(if pondering { None } else { budget });
+        let mut last_info = Instant::now();
+        let mut idle = false;
         loop {
-            let ponder_over = control.ponderhit.load(Ordering::Relaxed);
-            let elapsed = start.elapsed();
             if control.stopped() {
                 break;
             }
-            match deadline {
-                Some(d) if elapsed >= d => break,
-                None if ponder_over && !limits.infinite => break,
-                _ => {}
+            let nodes_done = nodes.is_some_and(|n| run.iterations >= n);
+            if idle
+                || nodes_done
+                || run.iterations.is_multiple_of(CHECK_EVERY)
+                || run.solved(&self.tree)
+            {
+                if pondering && control.ponderhit.load(Ordering::Relaxed) {
+                    pondering = false;
+                    clock = time::Clock::start(budget);
+                }
+                let done = nodes_done
+                    || forced
+                    || run.solved(&self.tree)
+                    || (!pondering && clock.should_stop(|| run.root_view(&self.tree)));
+                if done && !(limits.infinite || pondering || unlimited) {
+                    break;
+                }
+                idle = done;
+                if last_info.elapsed() >= INFO_EVERY {
+                    last_info = Instant::now();
+                    for info in run.infos(&self.tree) {
+                        report(SearchEvent::Info(info));
+                    }
+                }
+                if idle {
+                    // Nothing left to search: wait for `stop` (or `ponderhit`) without spinning.
+                    std::thread::sleep(Duration::from_millis(1));
+                    continue;
+                }
             }
-            if last_info.elapsed() >= Duration::from_secs(1) {
-                last_info = Instant::now();
-                report(SearchEvent::Info(self.info(best, start)));
+            if run.step(&self.tree) && !self.config.plain_uct {
+                // The arena is full: drop the least visited branches to make room.
+                self.tree.compact(0, self.tree.capacity() / 2);
             }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        report(SearchEvent::Info(self.info(best, start)));
-        SearchOutcome {
-            best: Some(best),
-            ponder: None,
-            nodes: 1,
-        }
-    }
-
-    fn info(&self, best: Move, start: Instant) -> SearchInfo {
-        SearchInfo {
-            multipv: 1,
-            depth: 1,
-            seldepth: 1,
-            nodes: 1,
-            nps: 0,
-            time: start.elapsed(),
-            score: Score::Cp(0),
-            wdl: None,
-            pv: vec![best],
         }
     }
 }
