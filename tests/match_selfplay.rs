@@ -264,3 +264,37 @@ fn random_fake_engine_plays_legal_games() {
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 }
+
+/// 2000 iterations a move against 1 is told apart long before 200 games.
+#[test]
+fn sprt_stops_strong_against_weak_early() {
+    let out = Command::new(BIN)
+        .args(["match", "--engine"])
+        .arg(format!("cmd={BIN} name=strong nodes=2000"))
+        .arg("--engine")
+        .arg(format!("cmd={BIN} name=weak nodes=1"))
+        .args([
+            "--openings",
+            DECK,
+            "--games",
+            "200",
+            "--concurrency",
+            "2",
+            "--quiet",
+        ])
+        .args(["--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"])
+        .output()
+        .expect("match runs");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    let games: usize = table
+        .strip_prefix("Games: ")
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("games count");
+    assert!(games < 100, "{table}");
+    assert!(
+        table.contains(" H1 accepted\n") && table.contains("\n   1  strong "),
+        "{table}"
+    );
+}
