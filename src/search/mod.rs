@@ -248,6 +248,7 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(SearchEvent),
     ) -> SearchOutcome {
+        let started = Instant::now();
         let none = SearchOutcome {
             best: None,
             ponder: None,
@@ -263,13 +264,19 @@ impl Searcher {
         };
         self.last = None;
         match found {
+            // The same position again (analysis, or a `go` after `stop`): nothing to move,
+            // and re-rooting a large tree would only delay the search and a `stop`.
+            Some(0) if self.tree.used() <= self.tree.capacity() / 2 => {
+                let kept = self.tree.used();
+                report(SearchEvent::Message(format!("reused {kept} nodes")));
+            }
             Some(index) => {
                 let kept = self.tree.compact(index, self.tree.capacity() / 2);
                 report(SearchEvent::Message(format!("reused {kept} nodes")));
             }
             None => self.tree.clear(),
         }
-        let mut run = Run::new(&self.config, game);
+        let mut run = Run::new(&self.config, game, started);
         if !self.tree.root().is_expanded()
             && !run.worker.expand(&self.tree, 0, &run.pos, &run.rules)
         {
@@ -328,7 +335,7 @@ impl Searcher {
         };
         let unlimited = budget.is_none() && nodes.is_none();
         let mut pondering = limits.ponder;
-        let mut clock = time::Clock::start(if pondering { None } else { budget });
+        let mut clock = time::Clock::since(run.start, if pondering { None } else { budget });
         let mut last_info = Instant::now();
         let mut idle = false;
         loop {

@@ -25,14 +25,15 @@ pub(super) struct Run {
     allowed: Vec<bool>,
     /// Win, draw, loss counts per root child in this search, for `wdl`.
     counts: Vec<[u64; 3]>,
-    start: Instant,
+    pub(super) start: Instant,
     pub(super) iterations: u64,
     depth_sum: u64,
     seldepth: u32,
 }
 
 impl Run {
-    pub(super) fn new(config: &SearchConfig, game: &Game) -> Run {
+    /// The state of a search of `game` that began at `start`.
+    pub(super) fn new(config: &SearchConfig, game: &Game, start: Instant) -> Run {
         let params = if config.plain_uct {
             plain::params()
         } else {
@@ -48,7 +49,7 @@ impl Run {
             worker: Worker::new(Xoshiro256PlusPlus::seed_from_u64(config.seed)),
             allowed: Vec::new(),
             counts: Vec::new(),
-            start: Instant::now(),
+            start,
             iterations: 0,
             depth_sum: 0,
             seldepth: 0,

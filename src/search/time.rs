@@ -90,10 +90,13 @@ pub struct Clock {
 impl Clock {
     /// Starts timing `budget` now.
     pub fn start(budget: Option<Budget>) -> Clock {
-        Clock {
-            start: Instant::now(),
-            budget,
-        }
+        Clock::since(Instant::now(), budget)
+    }
+
+    /// Times `budget` from `start`: the search charges the move with the work it did before
+    /// its loop (re-rooting a large tree), so that work can never make it flag.
+    pub fn since(start: Instant, budget: Option<Budget>) -> Clock {
+        Clock { start, budget }
     }
 
     /// Time since the start.
