@@ -47,8 +47,8 @@ pub use tree::TreeStats;
 
 use reuse::RootKey;
 use run::{Run, Stepped};
-use uct::Worker;
 use tree::Tree;
+use uct::Worker;
 
 /// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
 /// hundredths).
@@ -451,11 +451,7 @@ impl Watch<'_> {
                 return false;
             }
             let nodes_done = self.nodes.is_some_and(|n| run.claimed() >= n);
-            if idle
-                || nodes_done
-                || self.steps.is_multiple_of(CHECK_EVERY)
-                || run.solved(tree)
-            {
+            if idle || nodes_done || self.steps.is_multiple_of(CHECK_EVERY) || run.solved(tree) {
                 if self.pondering && self.control.ponderhit.load(Ordering::Relaxed) {
                     self.pondering = false;
                     self.clock = time::Clock::start(self.budget);

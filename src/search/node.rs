@@ -250,9 +250,7 @@ impl Node {
     /// [`Node::release_expansion`].
     #[inline]
     pub fn try_claim_expansion(&self) -> bool {
-        self.flags
-            .compare_exchange(0, 1, Acquire, Relaxed)
-            .is_ok()
+        self.flags.compare_exchange(0, 1, Acquire, Relaxed).is_ok()
     }
 
     /// Gives up a claimed expansion (the arena was full), so that it can be retried later.
