@@ -364,7 +364,8 @@ impl Searcher {
             let finished = std::thread::scope(|s| {
                 for worker in helpers.iter_mut() {
                     let flags = &flags;
-                    s.spawn(move || {
+                    // A thread the system refuses is simply one helper fewer.
+                    let _ = std::thread::Builder::new().spawn_scoped(s, move || {
                         // A panicking helper must not leave thread 0 searching for ever, nor
                         // take the engine down when joined: it ends the search instead.
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
