@@ -13,10 +13,18 @@
 //! [`solver`], [`time`] (time manager), [`reuse`], [`report`] (pv, scores) and [`plain`]
 //! (the plain-UCT baseline opponent).
 //!
-//! Threads: the nodes are all atomics and the arena allocates through an atomic counter so
-//! that tree parallelism can share them (each thread with its own [`uct::Worker`] and
-//! generator); compaction needs the other threads paused. For now the search runs on one
-//! thread whatever `threads` says.
+//! Threads: `threads` search threads share the one tree (tree parallelism), started with
+//! `std::thread::scope` inside [`Searcher::search`]: the calling thread is thread 0, which also
+//! watches the clock, `stop` and `ponderhit` and sends the reports; the helpers iterate until it
+//! raises a halt flag. Node statistics are atomics added lock-free; a thread counts its visit
+//! on the way down (virtual loss) so that the others spread over different lines; a node is
+//! expanded by the one thread that claims it with a compare-and-swap (the others play out from
+//! it meanwhile); the arena allocates by an atomic bump; proofs are written once by
+//! compare-and-swap. The `nodes` limit counts iterations over all threads. When the arena
+//! fills, all threads stop, thread 0 prunes the tree alone (stop the world), and the threads
+//! start again. Tree reuse (re-rooting) happens between searches, on one thread. With one
+//! thread the search is exactly the single-threaded one (no virtual loss), so a `Seed` and a
+//! `nodes` limit reproduce it bit for bit; with more threads it may vary from run to run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -38,8 +46,9 @@ pub mod uct;
 pub use tree::TreeStats;
 
 use reuse::RootKey;
-use run::Run;
+use run::{Run, Stepped};
 use tree::Tree;
+use uct::Worker;
 
 /// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
 /// hundredths).
@@ -277,8 +286,11 @@ impl Searcher {
             None => self.tree.clear(),
         }
         let mut run = Run::new(&self.config, game, started);
+        // The baseline is the original app's one-thread player.
+        let threads = if plain { 1 } else { self.config.threads.max(1) };
+        let mut workers = run.workers(threads);
         if !self.tree.root().is_expanded()
-            && !run.worker.expand(&self.tree, 0, &run.pos, &run.rules)
+            && !workers[0].expand(&self.tree, 0, &run.pos, &run.rules)
         {
             // Only a position with more moves than the arena holds gets here.
             let first = game
@@ -299,7 +311,7 @@ impl Searcher {
         // A forced move is answered at once (unless the GUI wants the search to wait).
         let forced = candidates == 1;
         if !forced || limits.infinite || limits.ponder {
-            self.run_loop(&mut run, limits, control, forced, report);
+            self.run_loop(&run, &mut workers, limits, control, forced, report);
         }
         for info in run.infos(&self.tree) {
             report(SearchEvent::Info(info));
@@ -311,17 +323,21 @@ impl Searcher {
         outcome
     }
 
-    /// Iterates until a limit, `stop`, or (when the search must wait) `stop`/`ponderhit`.
+    /// Iterates until a limit, `stop`, or (when the search must wait) `stop`/`ponderhit`,
+    /// with one thread per worker. Each round runs the threads until the search is over or
+    /// the arena is full; a full arena is pruned between rounds, with no thread running.
     fn run_loop(
         &mut self,
-        run: &mut Run,
+        run: &Run,
+        workers: &mut [Worker],
         limits: &Limits,
         control: &Control,
         forced: bool,
         report: &mut dyn FnMut(SearchEvent),
     ) {
         let overhead = Duration::from_millis(self.config.move_overhead_ms);
-        let (budget, nodes) = if self.config.plain_uct {
+        let plain = self.config.plain_uct;
+        let (budget, nodes) = if plain {
             let nodes = match limits.nodes {
                 None if !limits.infinite => Some(plain::PLAIN_ITERATIONS),
                 n => n,
@@ -333,48 +349,154 @@ impl Searcher {
                 limits.nodes,
             )
         };
-        let unlimited = budget.is_none() && nodes.is_none();
-        let mut pondering = limits.ponder;
-        let mut clock = time::Clock::since(run.start, if pondering { None } else { budget });
-        let mut last_info = Instant::now();
-        let mut idle = false;
+        let mut watch = Watch {
+            limits,
+            control,
+            forced,
+            budget,
+            nodes,
+            plain,
+            unlimited: budget.is_none() && nodes.is_none(),
+            pondering: limits.ponder,
+            clock: time::Clock::since(run.start, if limits.ponder { None } else { budget }),
+            last_info: Instant::now(),
+            steps: 0,
+        };
+        let Some((main, helpers)) = workers.split_first_mut() else {
+            return;
+        };
         loop {
-            if control.stopped() {
+            let tree = &self.tree;
+            let flags = Flags::default();
+            let finished = std::thread::scope(|s| {
+                for worker in helpers.iter_mut() {
+                    let flags = &flags;
+                    // A thread the system refuses is simply one helper fewer.
+                    let _ = std::thread::Builder::new().spawn_scoped(s, move || {
+                        // A panicking helper must not leave thread 0 searching for ever, nor
+                        // take the engine down when joined: it ends the search instead.
+                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            while !flags.halt.load(Ordering::Relaxed) {
+                                match run.step(tree, worker, nodes) {
+                                    Stepped::Done => {}
+                                    Stepped::Full if plain => {}
+                                    Stepped::Full => {
+                                        flags.full.store(true, Ordering::Relaxed);
+                                        break;
+                                    }
+                                    Stepped::Exhausted => break,
+                                }
+                            }
+                        }));
+                        if result.is_err() {
+                            flags.failed.store(true, Ordering::Relaxed);
+                        }
+                    });
+                }
+                let finished = watch.main_loop(run, tree, main, &flags, report);
+                flags.halt.store(true, Ordering::Relaxed);
+                finished
+            });
+            if finished || flags.failed.load(Ordering::Relaxed) {
                 break;
             }
-            let nodes_done = nodes.is_some_and(|n| run.iterations >= n);
-            if idle
-                || nodes_done
-                || run.iterations.is_multiple_of(CHECK_EVERY)
-                || run.solved(&self.tree)
-            {
-                if pondering && control.ponderhit.load(Ordering::Relaxed) {
-                    pondering = false;
-                    clock = time::Clock::start(budget);
+            // The arena is full: drop the least visited branches to make room.
+            self.tree.compact(0, self.tree.capacity() / 2);
+        }
+    }
+}
+
+/// Flags between the threads of one round.
+#[derive(Default)]
+struct Flags {
+    /// Raised by thread 0: the helpers stop after their current iteration.
+    halt: AtomicBool,
+    /// Raised by a helper that found the arena full.
+    full: AtomicBool,
+    /// Raised by a helper that panicked.
+    failed: AtomicBool,
+}
+
+/// The root's visits beyond which the search stops, whatever its limits: every node's
+/// visits stay below `u32::MAX` even with a visit in flight from each of 65,536 threads.
+const VISITS_CAP: u32 = u32::MAX - (1 << 16);
+
+/// Thread 0's view of a running search: the limits, the clock and the report timer. It
+/// outlives the rounds between prunings of a full arena.
+struct Watch<'a> {
+    limits: &'a Limits,
+    control: &'a Control,
+    forced: bool,
+    budget: Option<time::Budget>,
+    nodes: Option<u64>,
+    plain: bool,
+    unlimited: bool,
+    pondering: bool,
+    clock: time::Clock,
+    last_info: Instant,
+    /// Thread 0's own iterations (the cadence of its checks).
+    steps: u64,
+}
+
+impl Watch<'_> {
+    /// Thread 0 iterates and watches until the search is over (true) or the arena must be
+    /// pruned (false, unless plain UCT, which just stops expanding). A helper that failed
+    /// ends the search.
+    fn main_loop(
+        &mut self,
+        run: &Run,
+        tree: &Tree,
+        worker: &mut Worker,
+        flags: &Flags,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> bool {
+        let mut idle = false;
+        loop {
+            if self.control.stopped() || flags.failed.load(Ordering::Relaxed) {
+                return true;
+            }
+            if flags.full.load(Ordering::Relaxed) {
+                return false;
+            }
+            let nodes_done = self.nodes.is_some_and(|n| run.claimed() >= n);
+            if idle || nodes_done || self.steps.is_multiple_of(CHECK_EVERY) || run.solved(tree) {
+                if self.pondering && self.control.ponderhit.load(Ordering::Relaxed) {
+                    self.pondering = false;
+                    self.clock = time::Clock::start(self.budget);
                 }
                 let done = nodes_done
-                    || forced
-                    || run.solved(&self.tree)
-                    || (!pondering && clock.should_stop(|| run.root_view(&self.tree)));
-                if done && !(limits.infinite || pondering || unlimited) {
-                    break;
+                    || self.forced
+                    || run.solved(tree)
+                    || tree.root().visits() >= VISITS_CAP
+                    || (!self.pondering && self.clock.should_stop(|| run.root_view(tree)));
+                if done && !(self.limits.infinite || self.pondering || self.unlimited) {
+                    return true;
                 }
                 idle = done;
-                if last_info.elapsed() >= INFO_EVERY {
-                    last_info = Instant::now();
-                    for info in run.infos(&self.tree) {
+                if self.last_info.elapsed() >= INFO_EVERY {
+                    self.last_info = Instant::now();
+                    for info in run.infos(tree) {
                         report(SearchEvent::Info(info));
                     }
                 }
                 if idle {
-                    // Nothing left to search: wait for `stop` (or `ponderhit`) without spinning.
+                    // Nothing left to search: wait for `stop` (or `ponderhit`) without spinning,
+                    // and let the helpers rest too.
+                    flags.halt.store(true, Ordering::Relaxed);
                     std::thread::sleep(Duration::from_millis(1));
                     continue;
                 }
             }
-            if run.step(&self.tree) && !self.config.plain_uct {
-                // The arena is full: drop the least visited branches to make room.
-                self.tree.compact(0, self.tree.capacity() / 2);
+            match run.step(tree, worker, self.nodes) {
+                Stepped::Done => self.steps += 1,
+                Stepped::Full => {
+                    self.steps += 1;
+                    if !self.plain {
+                        return false;
+                    }
+                }
+                // The helpers took the last iterations: the next check ends the search.
+                Stepped::Exhausted => idle = true,
             }
         }
     }

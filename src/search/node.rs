@@ -8,10 +8,19 @@
 //!
 //! 27 of the 32 bytes are used; the padding leaves room for a 16-bit minimax value of a static
 //! evaluation (implicit minimax backups) without growing the node. For threads, virtual loss
-//! needs no field of its own: a thread can count its visit on the way down (`visits` first,
-//! `value` when the result is known), which is a temporary loss to everyone else.
+//! needs no field of its own: a thread counts its visit on the way down ([`Node::add_visit`])
+//! and the result when it is known ([`Node::add_value`]); in between the visit is a
+//! temporary loss to everyone else.
+//!
+//! Expansion is published with release/acquire: the expanding thread initialises the children,
+//! then stores the child count with `Release`; a reader loads the count with `Acquire` before
+//! it touches the children, so it never sees a half-built block. Only the thread that won
+//! [`Node::try_claim_expansion`] writes the children.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU16, AtomicU32, AtomicU64, AtomicU8,
+    Ordering::{Acquire, Relaxed, Release},
+};
 
 use crate::search::solver::Proof;
 use crate::types::{Bitboard, Move, Square};
@@ -128,7 +137,7 @@ pub struct Node {
     children: AtomicU16,
     /// Proven result (see [`Proof`]), 0 when unknown.
     proof: AtomicU16,
-    /// Reserved for an expansion lock when threads share the tree.
+    /// Expansion state: 0 free, 1 claimed or expanded (see [`Node::try_claim_expansion`]).
     flags: AtomicU8,
 }
 
@@ -196,11 +205,26 @@ impl Node {
         self.value.store(self.value.load(Relaxed) + value, Relaxed);
     }
 
+    /// Counts a visit on the way down (shared trees): until [`Node::add_value`] brings the
+    /// result, the visit reads as a loss to other threads (virtual loss).
+    #[inline]
+    pub fn add_visit(&self) {
+        self.visits.fetch_add(1, Relaxed);
+    }
+
+    /// Adds the result of a visit already counted by [`Node::add_visit`].
+    #[inline]
+    pub fn add_value(&self, value: u64) {
+        self.value.fetch_add(value, Relaxed);
+    }
+
     /// The children as an index range (empty when not expanded).
     #[inline]
     pub fn children(&self) -> std::ops::Range<u32> {
+        // The count first (acquire): a non-zero count guarantees the block is initialised.
+        let count = self.children.load(Acquire) as u32;
         let first = self.first_child.load(Relaxed);
-        first..first + self.children.load(Relaxed) as u32
+        first..first + count
     }
 
     /// The index of the first child (0 when not expanded).
@@ -218,14 +242,30 @@ impl Node {
     /// True once expanded.
     #[inline]
     pub fn is_expanded(&self) -> bool {
-        self.children.load(Relaxed) != 0
+        self.children.load(Acquire) != 0
     }
 
-    /// Links the children block `first..first + count`.
+    /// Claims the right to expand this node; false when another thread has it (or the node is
+    /// expanded already). The winner must call [`Node::set_children`] or
+    /// [`Node::release_expansion`].
+    #[inline]
+    pub fn try_claim_expansion(&self) -> bool {
+        self.flags.compare_exchange(0, 1, Acquire, Relaxed).is_ok()
+    }
+
+    /// Gives up a claimed expansion (the arena was full), so that it can be retried later.
+    #[inline]
+    pub fn release_expansion(&self) {
+        self.flags.store(0, Release);
+    }
+
+    /// Links the children block `first..first + count` (count 0: unexpanded, free to expand).
+    /// The count is stored last, with `Release`: it publishes the initialised block.
     #[inline]
     pub fn set_children(&self, first: u32, count: u16) {
         self.first_child.store(first, Relaxed);
-        self.children.store(count, Relaxed);
+        self.flags.store((count != 0) as u8, Relaxed);
+        self.children.store(count, Release);
     }
 
     /// The proven result, if any.
@@ -238,6 +278,15 @@ impl Node {
     #[inline]
     pub fn set_proof(&self, proof: Proof) {
         self.proof.store(proof.encode(), Relaxed);
+    }
+
+    /// Records a proven result unless the node has one already (another thread may have
+    /// proven it first); true when this call wrote it.
+    #[inline]
+    pub fn try_set_proof(&self, proof: Proof) -> bool {
+        self.proof
+            .compare_exchange(0, proof.encode(), Relaxed, Relaxed)
+            .is_ok()
     }
 }
 

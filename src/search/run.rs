@@ -1,6 +1,10 @@
-//! The state of one search: the root, the worker, the statistics for `info`, and what the
-//! time manager and the final answer read off the tree.
+//! The state of one search: the root, the statistics for `info`, and what the time manager
+//! and the final answer read off the tree.
+//!
+//! A `Run` is shared by the search threads (`&Run`): its statistics are atomics that every
+//! thread adds to, and each thread brings its own [`Worker`].
 
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use rand::SeedableRng;
@@ -20,15 +24,29 @@ pub(super) struct Run {
     pub(super) pos: Position,
     clock: u32,
     multipv: usize,
-    pub(super) worker: Worker,
+    seed: u64,
     /// Root children that may be played (by index in the block); empty: all.
     allowed: Vec<bool>,
     /// Win, draw, loss counts per root child in this search, for `wdl`.
-    counts: Vec<[u64; 3]>,
+    counts: Vec<[AtomicU64; 3]>,
     pub(super) start: Instant,
-    pub(super) iterations: u64,
-    depth_sum: u64,
-    seldepth: u32,
+    /// Iterations handed out (the `nodes` limit is checked against it, across threads).
+    claimed: AtomicU64,
+    /// Iterations done.
+    iterations: AtomicU64,
+    depth_sum: AtomicU64,
+    seldepth: AtomicU32,
+}
+
+/// What [`Run::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stepped {
+    /// One iteration.
+    Done,
+    /// One iteration, and the arena was too full to expand a leaf.
+    Full,
+    /// None: the `nodes` limit is used up.
+    Exhausted,
 }
 
 impl Run {
@@ -45,15 +63,44 @@ impl Run {
             pos: *game.position(),
             clock: game.clock(),
             multipv: config.multipv.max(1),
-            // One generator per search thread, seeded from `seed`: reproducible searches.
-            worker: Worker::new(Xoshiro256PlusPlus::seed_from_u64(config.seed)),
+            seed: config.seed,
             allowed: Vec::new(),
             counts: Vec::new(),
             start,
-            iterations: 0,
-            depth_sum: 0,
-            seldepth: 0,
+            claimed: AtomicU64::new(0),
+            iterations: AtomicU64::new(0),
+            depth_sum: AtomicU64::new(0),
+            seldepth: AtomicU32::new(0),
         }
+    }
+
+    /// The workers of `threads` search threads. One generator per thread, seeded from `seed`:
+    /// thread 0 exactly as a one-thread search (reproducible), thread `i` jumped `i` times
+    /// (2^128 draws apart, so the streams never overlap). With several threads every worker
+    /// counts visits on the way down (virtual loss).
+    pub(super) fn workers(&self, threads: usize) -> Vec<Worker> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed);
+        (0..threads.max(1))
+            .map(|_| {
+                let this = rng.clone();
+                rng.jump();
+                if threads > 1 {
+                    Worker::shared(this)
+                } else {
+                    Worker::new(this)
+                }
+            })
+            .collect()
+    }
+
+    /// Iterations done so far (all threads).
+    pub(super) fn iterations(&self) -> u64 {
+        self.iterations.load(Relaxed)
+    }
+
+    /// Iterations handed out so far (all threads; may pass the limit by refused claims).
+    pub(super) fn claimed(&self) -> u64 {
+        self.claimed.load(Relaxed)
     }
 
     /// Restricts the root to `searchmoves` (none: every move); returns how many root
@@ -70,7 +117,7 @@ impl Run {
                 })
                 .collect();
         }
-        self.counts = vec![[0; 3]; children.len()];
+        self.counts = children.clone().map(|_| Default::default()).collect();
         if self.allowed.is_empty() {
             children.len()
         } else {
@@ -78,10 +125,16 @@ impl Run {
         }
     }
 
-    /// One iteration; true when the arena was too full to expand.
+    /// One iteration by `worker`, unless the `nodes` limit (counted over all threads) is
+    /// used up.
     #[inline]
-    pub(super) fn step(&mut self, tree: &Tree) -> bool {
-        let step = self.worker.iterate(
+    pub(super) fn step(&self, tree: &Tree, worker: &mut Worker, nodes: Option<u64>) -> Stepped {
+        if let Some(limit) = nodes {
+            if self.claimed.fetch_add(1, Relaxed) >= limit {
+                return Stepped::Exhausted;
+            }
+        }
+        let step = worker.iterate(
             tree,
             &self.params,
             &self.rules,
@@ -89,20 +142,24 @@ impl Run {
             self.clock,
             &self.allowed,
         );
-        self.iterations += 1;
-        self.depth_sum += step.depth as u64;
-        self.seldepth = self.seldepth.max(step.depth);
+        self.iterations.fetch_add(1, Relaxed);
+        self.depth_sum.fetch_add(step.depth as u64, Relaxed);
+        self.seldepth.fetch_max(step.depth, Relaxed);
         if let (Some(outcome), Some(k)) = (step.outcome, step.root_child) {
             let slot = match outcome {
                 Outcome::Win => 0,
                 Outcome::Draw => 1,
                 Outcome::Loss => 2,
             };
-            if let Some(c) = self.counts.get_mut(k as usize) {
-                c[slot] += 1;
+            if let Some(c) = self.counts.get(k as usize) {
+                c[slot].fetch_add(1, Relaxed);
             }
         }
-        step.full
+        if step.full {
+            Stepped::Full
+        } else {
+            Stepped::Done
+        }
     }
 
     /// True when the solver decided the root (among the allowed moves).
@@ -139,7 +196,7 @@ impl Run {
             best_visits: visits(0),
             second_visits: visits(1),
             agrees,
-            iterations: self.iterations,
+            iterations: self.iterations(),
         }
     }
 
@@ -147,13 +204,16 @@ impl Run {
     pub(super) fn infos(&self, tree: &Tree) -> Vec<SearchInfo> {
         let solver = self.params.solver;
         let time = self.start.elapsed();
+        let iterations = self.iterations();
         let nps = match time.as_secs_f64() {
-            s if s > 0.0 => (self.iterations as f64 / s) as u64,
+            s if s > 0.0 => (iterations as f64 / s) as u64,
             _ => 0,
         };
-        let depth = match self.iterations {
+        let depth_sum = self.depth_sum.load(Relaxed);
+        let seldepth = self.seldepth.load(Relaxed);
+        let depth = match iterations {
             0 => 1,
-            n => ((self.depth_sum + n / 2) / n).max(1) as u32,
+            n => ((depth_sum + n / 2) / n).max(1) as u32,
         };
         let first = tree.root().first_child();
         report::ranked_root(tree, solver, &self.allowed)
@@ -162,12 +222,15 @@ impl Run {
             .enumerate()
             .map(|(k, c)| {
                 let node = tree.node(c);
-                let counts = self.counts.get((c - first) as usize).copied();
+                let counts = self
+                    .counts
+                    .get((c - first) as usize)
+                    .map(|c| c.each_ref().map(|x| x.load(Relaxed)));
                 SearchInfo {
                     multipv: k + 1,
                     depth,
-                    seldepth: self.seldepth.max(depth),
-                    nodes: self.iterations,
+                    seldepth: seldepth.max(depth),
+                    nodes: iterations,
                     nps,
                     time,
                     score: report::score(node, solver),
@@ -186,7 +249,7 @@ impl Run {
         SearchOutcome {
             best: line.as_ref().and_then(|l| l.first().copied()),
             ponder: line.as_ref().and_then(|l| l.get(1).copied()),
-            nodes: self.iterations,
+            nodes: self.iterations(),
         }
     }
 }

@@ -6,6 +6,11 @@
 //! collector in the Lisp 2 style), which re-roots the tree in place without a second arena.
 //! The mark bits and the rank table it needs are preallocated and counted in the budget, so
 //! the whole search tree never takes more than `Hash` bytes.
+//!
+//! Threads: allocation and every node field are atomic, so several search threads share the
+//! arena through `&Tree` with no lock and no `unsafe`. Compaction takes `&mut Tree`: the
+//! borrow checker guarantees that it runs only when no search thread holds the tree (between
+//! searches, or after the threads of a search were joined because the arena filled up).
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -112,15 +117,25 @@ impl Tree {
         &self.nodes[0]
     }
 
-    /// Reserves `count` contiguous nodes; `None` when the arena is full.
+    /// Reserves `count` contiguous nodes; `None` when the arena is full. Threads may call it
+    /// at once: the bump is a compare-and-swap, so `used` never passes the capacity.
     #[inline]
     pub fn alloc(&self, count: usize) -> Option<u32> {
-        let used = self.used();
-        if used + count > self.capacity() {
-            return None;
+        let mut used = self.used();
+        loop {
+            if used + count > self.capacity() {
+                return None;
+            }
+            match self.used.compare_exchange_weak(
+                used as u32,
+                (used + count) as u32,
+                Relaxed,
+                Relaxed,
+            ) {
+                Ok(_) => return Some(used as u32),
+                Err(now) => used = now as usize,
+            }
         }
-        self.used.store((used + count) as u32, Relaxed);
-        Some(used as u32)
     }
 
     /// Re-roots the tree at `new_root`, keeping at most `limit` nodes of its subtree: when the

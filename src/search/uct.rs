@@ -83,6 +83,9 @@ pub struct Worker {
     playout: Playout,
     list: MoveList,
     path: Vec<u32>,
+    /// Other threads share the tree: count visits on the way down (virtual loss) and add
+    /// with atomic read-modify-writes.
+    shared: bool,
 }
 
 impl Worker {
@@ -93,6 +96,15 @@ impl Worker {
             playout: Playout::new(),
             list: MoveList::new(),
             path: Vec::with_capacity(256),
+            shared: false,
+        }
+    }
+
+    /// A worker for a tree that other threads search at the same time.
+    pub fn shared(rng: Xoshiro256PlusPlus) -> Worker {
+        Worker {
+            shared: true,
+            ..Worker::new(rng)
         }
     }
 
@@ -100,7 +112,7 @@ impl Worker {
     /// position. Returns false when the arena is full or the moves do not fit a node.
     pub fn expand(&mut self, tree: &Tree, index: u32, pos: &Position, rules: &Rules) -> bool {
         generate_moves(pos, rules, &mut self.list);
-        expand_with(tree, index, &self.list)
+        expand_with(tree, index, &self.list) == Expansion::Done
     }
 
     /// Runs one iteration from the root (position `root_pos`, clock `root_clock`).
@@ -119,6 +131,9 @@ impl Worker {
         let mut index = 0u32;
         self.path.clear();
         self.path.push(0);
+        if self.shared {
+            tree.root().add_visit();
+        }
         let mut full = false;
         let mut expanded = false;
         // The result for the player who moved into the last node of the path.
@@ -136,6 +151,9 @@ impl Worker {
                 clock = next_clock(mv, clock);
                 pos.play_unchecked(mv);
                 self.path.push(index);
+                if self.shared {
+                    tree.node(index).add_visit();
+                }
                 continue;
             }
             // A leaf: is the game over here? (No legal move loses before the draw rule.)
@@ -147,13 +165,20 @@ impl Worker {
                 node.set_proof(Proof::Draw);
                 break Leaf::Proven(DRAW);
             }
-            if !expanded && node.visits() >= params.expand_visits {
-                if self.expand(tree, index, &pos, rules) {
+            // Visits before this iteration (a shared tree counted this one on the way down).
+            let before = node.visits() - self.shared as u32;
+            if !expanded && before >= params.expand_visits {
+                generate_moves(&pos, rules, &mut self.list);
+                match expand_with(tree, index, &self.list) {
                     // Descend once more into the new children and stop at the new leaf.
-                    expanded = true;
-                    continue;
+                    Expansion::Done => {
+                        expanded = true;
+                        continue;
+                    }
+                    // Another thread is expanding it: a playout from here is as good.
+                    Expansion::Busy => {}
+                    Expansion::Full => full = true,
                 }
-                full = true;
             }
             let (end, _) = self
                 .playout
@@ -199,7 +224,11 @@ impl Worker {
             Leaf::Cut => (params.unfinished, false, false),
         };
         for (k, &index) in self.path.iter().enumerate().rev() {
-            tree.node(index).add(value);
+            if self.shared {
+                tree.node(index).add_value(value);
+            } else {
+                tree.node(index).add(value);
+            }
             if proving && k > 0 {
                 let parent = tree.node(self.path[k - 1]);
                 proving = false;
@@ -207,8 +236,8 @@ impl Worker {
                     if let Some(p) =
                         Proof::of_parent(parent.children().map(|c| tree.node(c).proof()))
                     {
-                        parent.set_proof(p);
-                        proving = true;
+                        // Whoever writes the proof first carries it on up.
+                        proving = parent.try_set_proof(p);
                     }
                 }
             }
@@ -230,8 +259,20 @@ enum Leaf {
     Cut,
 }
 
-/// Creates the children of `index` from `moves`; false when they do not fit.
-fn expand_with(tree: &Tree, index: u32, moves: &MoveList) -> bool {
+/// What an attempt to expand a node came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expansion {
+    /// The children are linked.
+    Done,
+    /// Another thread is expanding (or has expanded) the node.
+    Busy,
+    /// The children do not fit the arena (or a node).
+    Full,
+}
+
+/// Creates the children of `index` from `moves`. Only the thread that claims the node writes
+/// its children; the others are told [`Expansion::Busy`].
+fn expand_with(tree: &Tree, index: u32, moves: &MoveList) -> Expansion {
     // Merge moves with the same effect (a king's loop in either order): one child each.
     let mut count = 0usize;
     for (i, &m) in moves.iter().enumerate() {
@@ -241,10 +282,15 @@ fn expand_with(tree: &Tree, index: u32, moves: &MoveList) -> bool {
         }
     }
     if count > u16::MAX as usize {
-        return false;
+        return Expansion::Full;
+    }
+    let node = tree.node(index);
+    if !node.try_claim_expansion() {
+        return Expansion::Busy;
     }
     let Some(first) = tree.alloc(count) else {
-        return false;
+        node.release_expansion();
+        return Expansion::Full;
     };
     let mut at = first;
     for (i, &m) in moves.iter().enumerate() {
@@ -254,8 +300,8 @@ fn expand_with(tree: &Tree, index: u32, moves: &MoveList) -> bool {
             at += 1;
         }
     }
-    tree.node(index).set_children(first, count as u16);
-    true
+    node.set_children(first, count as u16);
+    Expansion::Done
 }
 
 /// The UCB1 choice among the children of `index`. `allowed`, when not empty, masks children.
