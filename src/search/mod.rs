@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Game, GameResult, Rules};
 use crate::types::Move;
 
+pub mod eval;
 pub mod node;
 pub mod plain;
 pub mod playout;
@@ -44,6 +45,9 @@ use tree::Tree;
 /// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
 /// hundredths).
 pub const DEFAULT_EXPLORATION: f64 = 0.6;
+
+/// The default playout cut: plies before a playout is scored by the static evaluation.
+pub const DEFAULT_EVAL_CUT: u32 = 8;
 
 /// The default first-play reduction.
 pub const DEFAULT_FPU_REDUCTION: f64 = 0.0;
@@ -71,6 +75,9 @@ pub struct SearchConfig {
     /// Play as the plain UCT baseline (the original app's AI): no reuse, no solver, random
     /// playouts cut at depth 30, fixed iteration budget.
     pub plain_uct: bool,
+    /// Plies after which a playout stops and is scored by the static evaluation (0: random
+    /// playouts to the end of the game).
+    pub eval_cut: u32,
 }
 
 impl Default for SearchConfig {
@@ -85,6 +92,7 @@ impl Default for SearchConfig {
             move_overhead_ms: 10,
             fpu_reduction: DEFAULT_FPU_REDUCTION,
             plain_uct: false,
+            eval_cut: DEFAULT_EVAL_CUT,
         }
     }
 }

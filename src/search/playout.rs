@@ -10,6 +10,8 @@ use rand::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{generate_moves, has_captures, next_clock, MoveList, Position, Rules};
+use crate::search::eval;
+use crate::search::node::SCALE;
 use crate::types::{Bitboard, Direction, Move};
 
 /// How a playout ended, from the view of the side to move where it started.
@@ -23,7 +25,14 @@ pub enum PlayoutEnd {
     Draw,
     /// Cut off at the ply limit before the game ended.
     Unfinished,
+    /// Cut off early and scored by the static evaluation: the starting side's win
+    /// probability in `SCALE` units.
+    Scored(u64),
 }
+
+/// Extra plies a cut playout may play past its cut while captures are pending, so that the
+/// evaluation does not see a position in the middle of an exchange.
+const QUIESCENCE_PLIES: u32 = 12;
 
 /// A uniform random index below `n` (n > 0) from 32 random bits, without division.
 #[inline]
@@ -136,6 +145,52 @@ impl Playout {
         }
         (PlayoutEnd::Unfinished, max_plies)
     }
+
+    /// Like [`Playout::run`], but after `cut` plies (and once no capture is pending, within
+    /// [`QUIESCENCE_PLIES`] more) the position is scored by [`eval::evaluate`] instead of
+    /// played out: a [`PlayoutEnd::Scored`] from the starting side's view.
+    pub fn run_cut(
+        &mut self,
+        mut pos: Position,
+        mut clock: u32,
+        rules: &Rules,
+        rng: &mut Xoshiro256PlusPlus,
+        cut: u32,
+    ) -> (PlayoutEnd, u32) {
+        let start = pos.side_to_move();
+        let draw = rules.draw_half_moves;
+        let limit = cut + QUIESCENCE_PLIES;
+        for ply in 0..limit {
+            if ply >= cut && !has_captures(&pos, rules) {
+                return (score_for(&pos, rules, start), ply);
+            }
+            let Some(mv) = self.random_move(&pos, rules, rng) else {
+                let end = if pos.side_to_move() == start {
+                    PlayoutEnd::Loss
+                } else {
+                    PlayoutEnd::Win
+                };
+                return (end, ply);
+            };
+            if draw > 0 && clock >= draw {
+                return (PlayoutEnd::Draw, ply);
+            }
+            clock = next_clock(mv, clock);
+            pos.play_unchecked(mv);
+        }
+        (score_for(&pos, rules, start), limit)
+    }
+}
+
+/// The evaluation of `pos` as a win probability for `start`.
+#[inline]
+fn score_for(pos: &Position, rules: &Rules, start: crate::types::Color) -> PlayoutEnd {
+    let v = eval::to_value(eval::evaluate(pos, rules));
+    PlayoutEnd::Scored(if pos.side_to_move() == start {
+        v
+    } else {
+        SCALE - v
+    })
 }
 
 /// How far a king may slide: the whole board with flying kings, one step otherwise.
