@@ -64,7 +64,11 @@ fn side_score(pos: &Position, color: Color, king: i32) -> i32 {
 /// The static evaluation from the view of the side to move, in hundredths of a man.
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
-    let king = if rules.long_kings { LONG_KING } else { SHORT_KING };
+    let king = if rules.long_kings {
+        LONG_KING
+    } else {
+        SHORT_KING
+    };
     let me = pos.side_to_move();
     side_score(pos, me, king) - side_score(pos, !me, king)
 }

@@ -78,6 +78,9 @@ pub struct SearchConfig {
     /// Plies after which a playout stops and is scored by the static evaluation (0: random
     /// playouts to the end of the game).
     pub eval_cut: u32,
+    /// Cut playouts use the greedy playout policy (biggest capture, crowning, no hanging
+    /// man steps) instead of uniform random moves.
+    pub playout_policy: bool,
 }
 
 impl Default for SearchConfig {
@@ -93,6 +96,7 @@ impl Default for SearchConfig {
             fpu_reduction: DEFAULT_FPU_REDUCTION,
             plain_uct: false,
             eval_cut: DEFAULT_EVAL_CUT,
+            playout_policy: false,
         }
     }
 }

@@ -29,5 +29,6 @@ pub fn params() -> Params {
         unfinished: SCALE / 100,
         expand_visits: 1,
         eval_cut: 0,
+        playout_policy: false,
     }
 }

@@ -36,7 +36,12 @@ impl Run {
         let params = if config.plain_uct {
             plain::params()
         } else {
-            Params::uct(config.exploration, config.fpu_reduction, config.eval_cut)
+            Params::uct(
+                config.exploration,
+                config.fpu_reduction,
+                config.eval_cut,
+                config.playout_policy,
+            )
         };
         Run {
             params,

@@ -35,12 +35,20 @@ pub struct Params {
     /// Cut playouts after this many plies and score them by the static evaluation
     /// (0: play to the end).
     pub eval_cut: u32,
+    /// Cut playouts follow the greedy policy ([`Playout::policy_move`]) instead of uniform
+    /// random moves.
+    pub playout_policy: bool,
 }
 
 impl Params {
     /// The engine's search with exploration constant `exploration` and first-play
     /// reduction `fpu_reduction`.
-    pub fn uct(exploration: f64, fpu_reduction: f64, eval_cut: u32) -> Params {
+    pub fn uct(
+        exploration: f64,
+        fpu_reduction: f64,
+        eval_cut: u32,
+        playout_policy: bool,
+    ) -> Params {
         Params {
             exploration,
             first_play: FirstPlay::ParentMean(fpu_reduction),
@@ -51,6 +59,7 @@ impl Params {
             unfinished: DRAW,
             expand_visits: 1,
             eval_cut,
+            playout_policy,
         }
     }
 }
@@ -160,8 +169,14 @@ impl Worker {
                 full = true;
             }
             let (end, _) = if params.eval_cut > 0 {
-                self.playout
-                    .run_cut(pos, clock, rules, &mut self.rng, params.eval_cut)
+                self.playout.run_cut(
+                    pos,
+                    clock,
+                    rules,
+                    &mut self.rng,
+                    params.eval_cut,
+                    params.playout_policy,
+                )
             } else {
                 self.playout
                     .run(pos, clock, rules, &mut self.rng, params.playout_plies)
