@@ -44,7 +44,7 @@ use tree::Tree;
 
 /// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
 /// hundredths).
-pub const DEFAULT_EXPLORATION: f64 = 0.6;
+pub const DEFAULT_EXPLORATION: f64 = 0.45;
 
 /// The default playout cut: plies before a playout is scored by the static evaluation.
 pub const DEFAULT_EVAL_CUT: u32 = 8;
