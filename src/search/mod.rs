@@ -5,11 +5,12 @@
 //! [`Control`] for `stop` and `ponderhit`.
 //!
 //! This module is the contract between the engine facade and the search internals: a UCT
-//! (Monte Carlo tree) search with UCB1 selection, random playouts to the end of the game, an
-//! MCTS-Solver for proven results and a tree that is kept from one move to the next.
+//! (Monte Carlo tree) search with UCB1 selection, random playouts cut after a few plies and
+//! scored by a static evaluation (or played to the end of the game), an MCTS-Solver for proven results and a tree that is kept from one move to the next.
 //!
 //! Layout: [`node`] (32-byte nodes), [`tree`] (the arena, sized from `Hash`, compaction),
 //! [`uct`] (one iteration: selection, expansion, playout, backpropagation), [`playout`],
+//! [`eval`] (static evaluation of cut playouts),
 //! [`solver`], [`time`] (time manager), [`reuse`], [`report`] (pv, scores) and [`plain`]
 //! (the plain-UCT baseline opponent).
 //!

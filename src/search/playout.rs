@@ -126,7 +126,7 @@ impl Playout {
         rng: &mut Xoshiro256PlusPlus,
     ) -> Option<Move> {
         let r = rng.next_u64();
-        if r % EXPLORE_ONE_IN as u64 == 0 {
+        if r.is_multiple_of(EXPLORE_ONE_IN as u64) {
             return self.random_move(pos, rules, rng);
         }
         if has_captures(pos, rules) {
