@@ -5,11 +5,12 @@
 //! [`Control`] for `stop` and `ponderhit`.
 //!
 //! This module is the contract between the engine facade and the search internals: a UCT
-//! (Monte Carlo tree) search with UCB1 selection, random playouts to the end of the game, an
-//! MCTS-Solver for proven results and a tree that is kept from one move to the next.
+//! (Monte Carlo tree) search with UCB1 selection, random playouts cut after a few plies and
+//! scored by a static evaluation (or played to the end of the game), an MCTS-Solver for proven results and a tree that is kept from one move to the next.
 //!
 //! Layout: [`node`] (32-byte nodes), [`tree`] (the arena, sized from `Hash`, compaction),
 //! [`uct`] (one iteration: selection, expansion, playout, backpropagation), [`playout`],
+//! [`eval`] (static evaluation of cut playouts),
 //! [`solver`], [`time`] (time manager), [`reuse`], [`report`] (pv, scores) and [`plain`]
 //! (the plain-UCT baseline opponent).
 //!
@@ -32,6 +33,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Game, GameResult, Rules};
 use crate::types::Move;
 
+pub mod eval;
 pub mod node;
 pub mod plain;
 pub mod playout;
@@ -52,7 +54,10 @@ use uct::Worker;
 
 /// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
 /// hundredths).
-pub const DEFAULT_EXPLORATION: f64 = 0.6;
+pub const DEFAULT_EXPLORATION: f64 = 0.45;
+
+/// The default playout cut: plies before a playout is scored by the static evaluation.
+pub const DEFAULT_EVAL_CUT: u32 = 8;
 
 /// The default first-play reduction.
 pub const DEFAULT_FPU_REDUCTION: f64 = 0.0;
@@ -80,6 +85,12 @@ pub struct SearchConfig {
     /// Play as the plain UCT baseline (the original app's AI): no reuse, no solver, random
     /// playouts cut at depth 30, fixed iteration budget.
     pub plain_uct: bool,
+    /// Plies after which a playout stops and is scored by the static evaluation (0: random
+    /// playouts to the end of the game).
+    pub eval_cut: u32,
+    /// Cut playouts use the greedy playout policy (biggest capture, crowning, no hanging
+    /// man steps) instead of uniform random moves.
+    pub playout_policy: bool,
 }
 
 impl Default for SearchConfig {
@@ -94,6 +105,8 @@ impl Default for SearchConfig {
             move_overhead_ms: 10,
             fpu_reduction: DEFAULT_FPU_REDUCTION,
             plain_uct: false,
+            eval_cut: DEFAULT_EVAL_CUT,
+            playout_policy: false,
         }
     }
 }

@@ -28,5 +28,7 @@ pub fn params() -> Params {
         // 0.01 of a win.
         unfinished: SCALE / 100,
         expand_visits: 1,
+        eval_cut: 0,
+        playout_policy: false,
     }
 }

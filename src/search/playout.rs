@@ -10,6 +10,8 @@ use rand::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{generate_moves, has_captures, next_clock, MoveList, Position, Rules};
+use crate::search::eval;
+use crate::search::node::SCALE;
 use crate::types::{Bitboard, Direction, Move};
 
 /// How a playout ended, from the view of the side to move where it started.
@@ -23,7 +25,14 @@ pub enum PlayoutEnd {
     Draw,
     /// Cut off at the ply limit before the game ended.
     Unfinished,
+    /// Cut off early and scored by the static evaluation: the starting side's win
+    /// probability in `SCALE` units.
+    Scored(u64),
 }
+
+/// Extra plies a cut playout may play past its cut while captures are pending, so that the
+/// evaluation does not see a position in the middle of an exchange.
+const QUIESCENCE_PLIES: u32 = 12;
 
 /// A uniform random index below `n` (n > 0) from 32 random bits, without division.
 #[inline]
@@ -106,6 +115,79 @@ impl Playout {
         quiet_nth(pos, rules, below(rng, n)).ok()
     }
 
+    /// A move by the playout policy: mostly greedy (the capture that takes most; a crowning
+    /// step; a man step that does not hang the man), with one move in [`EXPLORE_ONE_IN`] and
+    /// every position with kings to move left uniformly random, so playouts stay varied.
+    #[inline]
+    pub fn policy_move(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Option<Move> {
+        let r = rng.next_u64();
+        if r.is_multiple_of(EXPLORE_ONE_IN as u64) {
+            return self.random_move(pos, rules, rng);
+        }
+        if has_captures(pos, rules) {
+            generate_moves(pos, rules, &mut self.list);
+            let most = self.list.iter().map(|m| m.captured().count()).max()?;
+            let n = self
+                .list
+                .iter()
+                .filter(|m| m.captured().count() == most)
+                .count() as u32;
+            let k = below(rng, n) as usize;
+            return self
+                .list
+                .iter()
+                .filter(|m| m.captured().count() == most)
+                .nth(k)
+                .copied();
+        }
+        let side = pos.side_to_move();
+        if pos.kings(side).any() {
+            return self.random_move(pos, rules, rng);
+        }
+        let empty = pos.empty();
+        let men = pos.men(side);
+        let crown = Bitboard::crowning_row(side);
+        let [d1, d2] = Direction::forward(side);
+        let (t1, t2) = (men.shift(d1) & empty, men.shift(d2) & empty);
+        if (t1 | t2).is_empty() {
+            return None;
+        }
+        // Crowning steps first, then steps that leave the man safe, then anything.
+        let (c1, c2) = (t1 & crown, t2 & crown);
+        let (s1, s2) = if (c1 | c2).any() {
+            (c1, c2)
+        } else {
+            let (h1, h2) = (
+                t1 & !hanging(pos, rules, t1, d1),
+                t2 & !hanging(pos, rules, t2, d2),
+            );
+            if (h1 | h2).any() {
+                (h1, h2)
+            } else {
+                (t1, t2)
+            }
+        };
+        let (n1, n2) = (s1.count(), s2.count());
+        let k = below(rng, n1 + n2);
+        let (targets, dir, k) = if k < n1 {
+            (s1, d1, k)
+        } else {
+            (s2, d2, k - n1)
+        };
+        let to = nth_square(targets, k);
+        let from = to.shift(dir.reverse());
+        Some(Move::quiet(
+            from.to_square(),
+            to.to_square(),
+            to.intersects(crown),
+        ))
+    }
+
     /// Plays random moves from `pos` (no-progress clock `clock`) until the game ends under
     /// `rules` or `max_plies` moves were made. Returns how it ended and the plies played.
     pub fn run(
@@ -136,6 +218,82 @@ impl Playout {
         }
         (PlayoutEnd::Unfinished, max_plies)
     }
+
+    /// Like [`Playout::run`], but after `cut` plies (and once no capture is pending, within
+    /// [`QUIESCENCE_PLIES`] more) the position is scored by [`eval::evaluate`] instead of
+    /// played out: a [`PlayoutEnd::Scored`] from the starting side's view.
+    pub fn run_cut(
+        &mut self,
+        mut pos: Position,
+        mut clock: u32,
+        rules: &Rules,
+        rng: &mut Xoshiro256PlusPlus,
+        cut: u32,
+        policy: bool,
+    ) -> (PlayoutEnd, u32) {
+        let start = pos.side_to_move();
+        let draw = rules.draw_half_moves;
+        let limit = cut + QUIESCENCE_PLIES;
+        for ply in 0..limit {
+            if ply >= cut && !has_captures(&pos, rules) {
+                return (score_for(&pos, rules, start), ply);
+            }
+            let mv = if policy {
+                self.policy_move(&pos, rules, rng)
+            } else {
+                self.random_move(&pos, rules, rng)
+            };
+            let Some(mv) = mv else {
+                let end = if pos.side_to_move() == start {
+                    PlayoutEnd::Loss
+                } else {
+                    PlayoutEnd::Win
+                };
+                return (end, ply);
+            };
+            if draw > 0 && clock >= draw {
+                return (PlayoutEnd::Draw, ply);
+            }
+            clock = next_clock(mv, clock);
+            pos.play_unchecked(mv);
+        }
+        (score_for(&pos, rules, start), limit)
+    }
+}
+
+/// The policy plays a uniformly random move once in this many plies.
+const EXPLORE_ONE_IN: u32 = 8;
+
+/// The squares of `targets` (empty squares that men of the side to move reach by one step in
+/// `dir`) where the man would stand en prise: an enemy piece next to it can jump it and land
+/// on an empty square behind it (the square the man came from counts as empty). Flying kings
+/// attacking from a distance are not seen: the test is cheap, not exact.
+#[inline]
+fn hanging(pos: &Position, rules: &Rules, targets: Bitboard, dir: Direction) -> Bitboard {
+    let enemy = !pos.side_to_move();
+    let (men, kings) = (pos.men(enemy), pos.kings(enemy));
+    let empty = pos.empty();
+    let mut hit = Bitboard::EMPTY;
+    for e in Direction::ALL {
+        // The attacker stands at s + e and jumps in direction -e, landing on s - e.
+        let jumps_back = e.reverse();
+        let men_can = Direction::forward(enemy).contains(&jumps_back) || rules.backward_capture;
+        let attackers = if men_can { men | kings } else { kings };
+        let landing_ok = if e == dir { targets } else { empty.shift(e) };
+        hit |= targets & attackers.shift(jumps_back) & landing_ok;
+    }
+    hit
+}
+
+/// The evaluation of `pos` as a win probability for `start`.
+#[inline]
+fn score_for(pos: &Position, rules: &Rules, start: crate::types::Color) -> PlayoutEnd {
+    let v = eval::to_value(eval::evaluate(pos, rules));
+    PlayoutEnd::Scored(if pos.side_to_move() == start {
+        v
+    } else {
+        SCALE - v
+    })
 }
 
 /// How far a king may slide: the whole board with flying kings, one step otherwise.
@@ -210,6 +368,7 @@ fn quiet_count(pos: &Position, rules: &Rules) -> u32 {
 mod tests {
     use super::*;
     use crate::board::fen;
+    use crate::types::Color;
     use rand::SeedableRng;
 
     const POSITIONS: &[&str] = &[
@@ -272,6 +431,39 @@ mod tests {
             assert_eq!(Ok(mv), quiet_nth(&pos, &rules, k));
             pos.play_unchecked(mv);
         }
+    }
+
+    #[test]
+    fn the_policy_does_not_hang_men_and_takes_the_most() {
+        let rules = Rules::default();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut playout = Playout::new();
+        // 10-14 lets 17 jump back onto 10; 10-15 is safe.
+        let pos = fen::parse("B:W17:B10").unwrap();
+        let hang = hanging(
+            &pos,
+            &rules,
+            pos.men(Color::Black).shift(Direction::DownLeft),
+            Direction::DownLeft,
+        );
+        assert_eq!(hang.first().map(|s| s.number()), Some(14));
+        // 9-14 hangs to 18 landing on 9; 9-13 is safe (nothing can jump 13 on the edge).
+        let pos = fen::parse("B:W18:B9").unwrap();
+        let mut safe = 0;
+        for _ in 0..200 {
+            let mv = playout.policy_move(&pos, &rules, &mut rng).unwrap();
+            safe += (mv.to().number() == 13) as u32;
+        }
+        // One move in 8 is uniform: about 200 * (7/8 + 1/16) = 187 safe.
+        assert!(safe > 170, "{safe}");
+        // Two captures: the double one is preferred.
+        let pos = fen::parse("W:W22,30:B18,26,11").unwrap();
+        let mut double = 0;
+        for _ in 0..200 {
+            let mv = playout.policy_move(&pos, &rules, &mut rng).unwrap();
+            double += (mv.captured().count() == 2) as u32;
+        }
+        assert!(double > 170, "{double}");
     }
 
     #[test]

@@ -55,7 +55,12 @@ impl Run {
         let params = if config.plain_uct {
             plain::params()
         } else {
-            Params::uct(config.exploration, config.fpu_reduction)
+            Params::uct(
+                config.exploration,
+                config.fpu_reduction,
+                config.eval_cut,
+                config.playout_policy,
+            )
         };
         Run {
             params,

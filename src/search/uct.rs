@@ -32,12 +32,23 @@ pub struct Params {
     pub unfinished: u64,
     /// A leaf is expanded once it has this many visits.
     pub expand_visits: u32,
+    /// Cut playouts after this many plies and score them by the static evaluation
+    /// (0: play to the end).
+    pub eval_cut: u32,
+    /// Cut playouts follow the greedy policy ([`Playout::policy_move`]) instead of uniform
+    /// random moves.
+    pub playout_policy: bool,
 }
 
 impl Params {
     /// The engine's search with exploration constant `exploration` and first-play
     /// reduction `fpu_reduction`.
-    pub fn uct(exploration: f64, fpu_reduction: f64) -> Params {
+    pub fn uct(
+        exploration: f64,
+        fpu_reduction: f64,
+        eval_cut: u32,
+        playout_policy: bool,
+    ) -> Params {
         Params {
             exploration,
             first_play: FirstPlay::ParentMean(fpu_reduction),
@@ -47,6 +58,8 @@ impl Params {
             playout_plies: 1_000,
             unfinished: DRAW,
             expand_visits: 1,
+            eval_cut,
+            playout_policy,
         }
     }
 }
@@ -180,9 +193,19 @@ impl Worker {
                     Expansion::Full => full = true,
                 }
             }
-            let (end, _) = self
-                .playout
-                .run(pos, clock, rules, &mut self.rng, params.playout_plies);
+            let (end, _) = if params.eval_cut > 0 {
+                self.playout.run_cut(
+                    pos,
+                    clock,
+                    rules,
+                    &mut self.rng,
+                    params.eval_cut,
+                    params.playout_policy,
+                )
+            } else {
+                self.playout
+                    .run(pos, clock, rules, &mut self.rng, params.playout_plies)
+            };
             // The playout reports from the view of the side to move at the leaf, which is the
             // opponent of the player who moved into it.
             break match end {
@@ -190,6 +213,7 @@ impl Worker {
                 PlayoutEnd::Loss => Leaf::Known(WIN),
                 PlayoutEnd::Draw => Leaf::Known(DRAW),
                 PlayoutEnd::Unfinished => Leaf::Cut,
+                PlayoutEnd::Scored(v) => Leaf::Scored(SCALE - v),
             };
         };
         let depth = self.path.len() as u32 - 1;
@@ -202,7 +226,7 @@ impl Worker {
                     _ => Outcome::Draw,
                 })
             }
-            Leaf::Cut => None,
+            Leaf::Cut | Leaf::Scored(_) => None,
         };
         self.backpropagate(tree, params, leaf);
         let root_child = self.path.get(1).map(|&c| c - tree.root().first_child());
@@ -219,7 +243,7 @@ impl Worker {
     /// the parent too.
     fn backpropagate(&self, tree: &Tree, params: &Params, leaf: Leaf) {
         let (mut value, flips, mut proving) = match leaf {
-            Leaf::Known(v) => (v, true, false),
+            Leaf::Known(v) | Leaf::Scored(v) => (v, true, false),
             Leaf::Proven(v) => (v, true, params.solver),
             Leaf::Cut => (params.unfinished, false, false),
         };
@@ -257,6 +281,9 @@ enum Leaf {
     Proven(u64),
     /// The playout was cut before the end.
     Cut,
+    /// The playout was cut and scored by the evaluation, for the player who moved into the
+    /// leaf (`SCALE` units).
+    Scored(u64),
 }
 
 /// What an attempt to expand a node came to.
