@@ -15,7 +15,7 @@ use nom::sequence::{delimited, preceded, tuple};
 use nom::{Finish, IResult};
 use thiserror::Error;
 
-use crate::board::{Position, PositionError};
+use crate::board::{printable, Position, PositionError};
 use crate::types::{Bitboard, Color, Square, SquareError};
 
 /// Why a FEN string was refused. Offsets are 0-based character positions in the input.
@@ -195,7 +195,7 @@ fn top(i: &str) -> Res<'_, Body> {
 }
 
 fn snippet(s: &str) -> String {
-    let t: String = s.chars().take(12).collect();
+    let t = printable(s, 12);
     if t.is_empty() {
         "end of input".to_string()
     } else {
@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     }
     let first = trimmed.chars().next().unwrap_or(' ');
     if first != '[' && !"BWbw".contains(first) {
-        return Err(FenError::BadTurn(first.to_string()));
+        return Err(FenError::BadTurn(printable(&first.to_string(), 1)));
     }
     let (_, (turn, a, b)) = top(text).finish().map_err(|e| {
         let at = text.len() - e.input.len();

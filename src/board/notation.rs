@@ -2,8 +2,12 @@
 
 use thiserror::Error;
 
-use crate::board::{generate_moves, MoveList, Position, Rules};
+use crate::board::{generate_moves, printable, MoveList, Position, Rules};
 use crate::types::{Move, Square, SquareError};
+
+/// Longest move text accepted, in bytes (the longest legal move is far shorter); also the most
+/// characters of a move text repeated in an error.
+const MAX_TEXT: usize = 64;
 
 /// Why a move text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -48,21 +52,21 @@ fn list_or_none(v: &[String]) -> String {
 /// The squares of a move text, without looking at any position.
 pub fn parse_squares(text: &str) -> Result<Vec<Square>, NotationError> {
     let t = text.trim();
-    if t.is_empty() || t.len() > 64 {
-        return Err(NotationError::Syntax(t.chars().take(64).collect()));
+    if t.is_empty() || t.len() > MAX_TEXT {
+        return Err(NotationError::Syntax(printable(t, MAX_TEXT)));
     }
     let parts: Vec<&str> = t.split(['-', 'x', 'X']).collect();
     if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
-        return Err(NotationError::Syntax(t.to_string()));
+        return Err(NotationError::Syntax(printable(t, MAX_TEXT)));
     }
     parts
         .iter()
         .map(|p| {
             if !p.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(NotationError::Syntax(t.to_string()));
+                return Err(NotationError::Syntax(printable(t, MAX_TEXT)));
             }
             p.parse::<Square>().map_err(|err| NotationError::Square {
-                text: t.to_string(),
+                text: printable(t, MAX_TEXT),
                 err,
             })
         })
@@ -82,7 +86,7 @@ pub fn parse_move(pos: &Position, rules: &Rules, text: &str) -> Result<Move, Not
 pub fn find_move(list: &MoveList, squares: &[Square], text: &str) -> Result<Move, NotationError> {
     let (from, rest) = match squares.split_first() {
         Some(x) => x,
-        None => return Err(NotationError::Syntax(text.to_string())),
+        None => return Err(NotationError::Syntax(printable(text, MAX_TEXT))),
     };
     let exact = list
         .iter()
@@ -101,14 +105,14 @@ pub fn find_move(list: &MoveList, squares: &[Square], text: &str) -> Result<Move
             0 => {}
             _ => {
                 return Err(NotationError::Ambiguous {
-                    text: text.to_string(),
+                    text: printable(text, MAX_TEXT),
                     candidates: ends.iter().map(|m| m.to_string()).collect(),
                 })
             }
         }
     }
     Err(NotationError::Illegal {
-        text: text.to_string(),
+        text: printable(text, MAX_TEXT),
         legal: list.iter().map(|m| m.to_string()).collect(),
     })
 }
