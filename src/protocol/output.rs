@@ -96,6 +96,16 @@ impl Captured {
     pub fn lines(&self) -> Vec<String> {
         self.text().lines().map(String::from).collect()
     }
+
+    /// The lines written since the last call (or since the start), without their line ends;
+    /// they are removed from the buffer.
+    pub fn take_lines(&self) -> Vec<String> {
+        let bytes = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(String::from)
+            .collect()
+    }
 }
 
 impl Write for Captured {
@@ -279,6 +289,10 @@ mod tests {
         out.line("info string a\nb\rc");
         out.error(&"x".repeat(5000));
         let lines = buf.lines();
+        assert_eq!(buf.take_lines(), lines);
+        assert!(buf.take_lines().is_empty());
+        out.line("readyok");
+        assert_eq!(buf.lines(), ["readyok"]);
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[0], "info string a?b?c");
         assert_eq!(

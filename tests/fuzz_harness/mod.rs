@@ -89,27 +89,26 @@ pub fn assert_position_sound(pos: &Position) {
 // ---------------------------------------------------------------------------------------------
 // Move parser
 
-/// Move target: the text is parsed against each of [`MOVE_FENS`] under each of [`ALL_RULES`];
-/// an input `FEN|move` also against that FEN when it parses. A parsed move must be legal, have
-/// the ends the text names, and its long form must parse back to it; a refusal must be
-/// consistent with the legal moves.
+/// Move target. The first byte picks the rule set (its low two bits, an index into
+/// [`ALL_RULES`]) and the position (the rest, modulo the length of [`MOVE_FENS`]); the other
+/// bytes are the move text, or `FEN|move` to use that FEN instead when it parses. A parsed
+/// move must be legal, have the ends the text names, and its long form must parse back to it;
+/// a refusal must be consistent with the legal moves (see [`check_move_in`]).
 pub fn check_move(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let Some((&pick, rest)) = data.split_first() else {
         return;
     };
-    let (extra, mv_text) = match text.split_once('|') {
-        Some((f, m)) => (fen::parse(f).ok(), m),
-        None => (None, text),
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
     };
-    let fixed = MOVE_FENS.iter().map(|f| match fen::parse(f) {
-        Ok(p) => p,
-        Err(e) => panic!("bad fixed FEN {f}: {e}"),
-    });
-    for pos in fixed.chain(extra) {
-        for rules in &ALL_RULES {
-            check_move_in(&pos, rules, mv_text);
-        }
-    }
+    let rules = &ALL_RULES[usize::from(pick & 3)];
+    let fixed = MOVE_FENS[usize::from(pick >> 2) % MOVE_FENS.len()];
+    let (pos, mv_text) = match text.split_once('|') {
+        Some((f, m)) if fen::parse(f).is_ok() => (fen::parse(f), m),
+        _ => (fen::parse(fixed), text),
+    };
+    let pos = pos.unwrap_or_else(|e| panic!("bad fixed FEN {fixed}: {e}"));
+    check_move_in(&pos, rules, mv_text);
 }
 
 /// The move parser's contract for one position and rule set.
@@ -223,21 +222,18 @@ pub fn tame(cmd: Command) -> Command {
 pub fn check_protocol(data: &[u8]) {
     let (out, captured) = Output::memory();
     let mut session = Session::new(out);
-    let mut seen = 0;
     for line in data.split(|&b| b == b'\n') {
-        let flow = step(&mut session, &captured, &mut seen, line);
-        if flow == Flow::Quit {
+        if step(&mut session, &captured, line) == Flow::Quit {
             break;
         }
     }
     session.finish();
-    let all = captured.lines();
-    let rest = &all[seen.min(all.len())..];
+    let rest = captured.take_lines();
     assert!(rest.is_empty(), "output after the last command: {rest:?}");
 }
 
-/// Feeds one line and checks everything about it; `seen` counts the reply lines checked.
-fn step(session: &mut Session, captured: &Captured, seen: &mut usize, line: &[u8]) -> Flow {
+/// Feeds one line and checks everything about it and its replies.
+fn step(session: &mut Session, captured: &Captured, line: &[u8]) -> Flow {
     let game_before = session.engine().game().clone();
     let settings_before = session.engine().settings().clone();
     let text = String::from_utf8_lossy(line);
@@ -252,9 +248,7 @@ fn step(session: &mut Session, captured: &Captured, seen: &mut usize, line: &[u8
         }
         _ => session.handle_line(line),
     };
-    let all = captured.lines();
-    let new = &all[*seen..];
-    *seen = all.len();
+    let new = &captured.take_lines()[..];
     for l in new {
         if let Err(why) = reply_form(l) {
             panic!("malformed reply {l:?} to {text:?}: {why}");
