@@ -8,14 +8,15 @@
 use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{char, digit1, multispace0, one_of};
-use nom::combinator::{all_consuming, map, opt};
+use nom::combinator::{all_consuming, cut, map, opt};
 use nom::error::{ContextError, ErrorKind, ParseError};
-use nom::multi::separated_list0;
+use nom::multi::many0;
 use nom::sequence::{delimited, preceded, tuple};
 use nom::{Finish, IResult};
 use thiserror::Error;
 
-use crate::board::{printable, Position, PositionError};
+use crate::board::notation::printable;
+use crate::board::{Position, PositionError};
 use crate::types::{Bitboard, Color, Square, SquareError};
 
 /// Why a FEN string was refused. Offsets are 0-based character positions in the input.
@@ -45,7 +46,7 @@ pub enum FenError {
         /// The first few of them.
         text: String,
     },
-    /// A square number outside 1..=32.
+    /// A square number outside 1..=32 (or too long to be read as a number).
     #[error("{0}")]
     Square(#[from] SquareError),
     /// A range whose end is below its start.
@@ -81,8 +82,10 @@ impl<'a> ParseError<&'a str> for Failure<'a> {
     }
 
     fn or(self, other: Self) -> Self {
-        // Keep whichever alternative got further.
-        if other.input.len() < self.input.len() {
+        // Keep whichever alternative got further; on a tie, the one that says what it wanted.
+        let further = other.input.len() < self.input.len();
+        let tie = other.input.len() == self.input.len();
+        if further || (tie && self.expected.is_none()) {
             other
         } else {
             self
@@ -101,18 +104,22 @@ impl<'a> ContextError<&'a str> for Failure<'a> {
 
 type Res<'a, T> = IResult<&'a str, T, Failure<'a>>;
 
+/// What the grammar expects where the side to move stands; a failure there is a bad turn.
+const TURN: &str = "the turn B or W";
+
 /// A colour section: its colour and entries.
-type Section = (Color, Vec<Entry>);
+type Section<'a> = (Color, Vec<Entry<'a>>);
 
 /// The parsed body: turn and the two sections, in the order given.
-type Body = (Color, Section, Section);
+type Body<'a> = (Color, Section<'a>, Section<'a>);
 
-/// One entry of a colour section: a square or a range, man or king.
+/// One entry of a colour section: a square or a range, man or king. Numbers stay text so that
+/// an out-of-range one is reported as written.
 #[derive(Debug, Clone, Copy)]
-struct Entry {
+struct Entry<'a> {
     king: bool,
-    first: u64,
-    last: Option<u64>,
+    first: &'a str,
+    last: Option<&'a str>,
 }
 
 fn ctx<'a, T>(
@@ -137,40 +144,61 @@ fn color(i: &str) -> Res<'_, Color> {
     })(i)
 }
 
-/// A square number; too many digits saturate so that the range check reports them.
-fn number(i: &str) -> Res<'_, u64> {
-    map(digit1, |d: &str| d.parse::<u64>().unwrap_or(u64::MAX))(i)
+/// The digits of a square number.
+fn number(i: &str) -> Res<'_, &str> {
+    ctx("a square number", digit1)(i)
 }
 
-/// `12`, `K12`, `1-12` or `K1-4`.
-fn entry(i: &str) -> Res<'_, Entry> {
-    map(
-        tuple((
-            opt(one_of("Kk")),
-            ctx("a square number", number),
-            opt(preceded(char('-'), ctx("a square number", number))),
-        )),
-        |(k, first, last)| Entry {
-            king: k.is_some(),
+/// `12`, `K12`, `1-12` or `K1-4`. Once a `K` or a `-` is read a number must follow.
+fn entry(i: &str) -> Res<'_, Entry<'_>> {
+    alt((
+        map(
+            tuple((one_of("Kk"), cut(number), opt(range_end))),
+            |(_, first, last)| Entry {
+                king: true,
+                first,
+                last,
+            },
+        ),
+        map(tuple((number, opt(range_end))), |(first, last)| Entry {
+            king: false,
             first,
             last,
+        }),
+    ))(i)
+}
+
+/// The `-12` ending a range.
+fn range_end(i: &str) -> Res<'_, &str> {
+    preceded(char('-'), cut(number))(i)
+}
+
+/// A colour letter and its comma-separated entries (possibly none). After a comma another
+/// entry must follow.
+fn section(i: &str) -> Res<'_, Section<'_>> {
+    map(
+        tuple((
+            ctx("a colour B or W", color),
+            multispace0,
+            opt(tuple((entry, many0(preceded(ws(char(',')), cut(entry)))))),
+        )),
+        |(c, _, entries)| {
+            let list = entries
+                .map(|(first, mut rest)| {
+                    rest.insert(0, first);
+                    rest
+                })
+                .unwrap_or_default();
+            (c, list)
         },
     )(i)
 }
 
-/// A colour letter and its comma-separated entries (possibly none).
-fn section(i: &str) -> Res<'_, Section> {
-    tuple((
-        ctx("a colour B or W", color),
-        separated_list0(ws(char(',')), entry),
-    ))(i)
-}
-
 /// `turn:section:section` with an optional trailing period.
-fn fen_body(i: &str) -> Res<'_, Body> {
+fn fen_body(i: &str) -> Res<'_, Body<'_>> {
     map(
         tuple((
-            ctx("the turn B or W", color),
+            ctx(TURN, color),
             ws(ctx("':'", char(':'))),
             section,
             ws(ctx("':'", char(':'))),
@@ -182,24 +210,31 @@ fn fen_body(i: &str) -> Res<'_, Body> {
 }
 
 /// `[FEN "..."]` around the body.
-fn wrapped(i: &str) -> Res<'_, Body> {
+fn wrapped(i: &str) -> Res<'_, Body<'_>> {
     delimited(
-        tuple((char('['), multispace0, tag("FEN"), multispace0, char('"'))),
+        tuple((
+            char('['),
+            multispace0,
+            ctx("'FEN'", tag("FEN")),
+            multispace0,
+            ctx("'\"'", char('"')),
+        )),
         ws(fen_body),
         tuple((ctx("'\"'", char('"')), multispace0, ctx("']'", char(']')))),
     )(i)
 }
 
-fn top(i: &str) -> Res<'_, Body> {
+fn top(i: &str) -> Res<'_, Body<'_>> {
     all_consuming(ws(alt((wrapped, fen_body))))(i)
 }
 
+/// The first few characters at a failure, printable, for the error message.
 fn snippet(s: &str) -> String {
-    let t = printable(s, 12);
+    let t: String = s.chars().take(12).collect();
     if t.is_empty() {
         "end of input".to_string()
     } else {
-        t
+        printable(&t)
     }
 }
 
@@ -209,14 +244,12 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     if trimmed.is_empty() {
         return Err(FenError::Empty);
     }
-    let first = trimmed.chars().next().unwrap_or(' ');
-    if first != '[' && !"BWbw".contains(first) {
-        return Err(FenError::BadTurn(printable(&first.to_string(), 1)));
-    }
     let (_, (turn, a, b)) = top(text).finish().map_err(|e| {
         let at = text.len() - e.input.len();
         let at = text[..at].chars().count();
-        if e.eof {
+        if e.expected == Some(TURN) && !e.input.is_empty() {
+            FenError::BadTurn(printable(&e.input.chars().take(1).collect::<String>()))
+        } else if e.eof {
             FenError::TrailingJunk {
                 at,
                 text: snippet(e.input),
@@ -236,9 +269,9 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     let mut kings = Bitboard::EMPTY;
     for (color, entries) in [a, b] {
         for e in entries {
-            let lo = to_square(e.first)?;
+            let lo: Square = e.first.parse()?;
             let hi = match e.last {
-                Some(n) => to_square(n)?,
+                Some(n) => n.parse()?,
                 None => lo,
             };
             if hi < lo {
@@ -257,10 +290,6 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
         }
     }
     Ok(Position::new(turn, sides[0], sides[1], kings)?)
-}
-
-fn to_square(n: u64) -> Result<Square, SquareError> {
-    Square::new(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 /// Writes the canonical FEN: turn, White's section, Black's section, squares ascending.

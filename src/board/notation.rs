@@ -2,21 +2,17 @@
 
 use thiserror::Error;
 
-use crate::board::{generate_moves, printable, MoveList, Position, Rules};
+use crate::board::{generate_moves, MoveList, Position, Rules};
 use crate::types::{Move, Square, SquareError};
-
-/// Longest move text accepted, in bytes (the longest legal move is far shorter); also the most
-/// characters of a move text repeated in an error.
-const MAX_TEXT: usize = 64;
 
 /// Why a move text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NotationError {
     /// Not of the form `a-b` or `axbx...`.
-    #[error("bad move syntax '{0}': expected squares joined by '-' or 'x', like 11-15 or 9x18x27")]
+    #[error("bad move syntax '{}': expected squares joined by '-' or 'x', like 11-15 or 9x18x27", printable(.0))]
     Syntax(String),
     /// A square outside 1..=32.
-    #[error("bad move '{text}': {err}")]
+    #[error("bad move '{}': {err}", printable(.text))]
     Square {
         /// The move text.
         text: String,
@@ -24,7 +20,7 @@ pub enum NotationError {
         err: SquareError,
     },
     /// No legal move matches.
-    #[error("illegal move '{text}'; legal moves: {}", list_or_none(.legal))]
+    #[error("illegal move '{}'; legal moves: {}", printable(.text), list_or_none(.legal))]
     Illegal {
         /// The move text.
         text: String,
@@ -32,13 +28,32 @@ pub enum NotationError {
         legal: Vec<String>,
     },
     /// More than one legal move shares these ends.
-    #[error("ambiguous move '{text}' matches {}; give every landing square", .candidates.join(" "))]
+    #[error(
+        "ambiguous move '{}' matches {}; give every landing square",
+        printable(.text),
+        .candidates.join(" ")
+    )]
     Ambiguous {
         /// The move text.
         text: String,
         /// The matching moves in long form.
         candidates: Vec<String>,
     },
+}
+
+/// `text` with control characters escaped (`\n`, `\u{0}`), so that an error quoting user input
+/// stays one printable line.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
 }
 
 fn list_or_none(v: &[String]) -> String {
@@ -52,21 +67,21 @@ fn list_or_none(v: &[String]) -> String {
 /// The squares of a move text, without looking at any position.
 pub fn parse_squares(text: &str) -> Result<Vec<Square>, NotationError> {
     let t = text.trim();
-    if t.is_empty() || t.len() > MAX_TEXT {
-        return Err(NotationError::Syntax(printable(t, MAX_TEXT)));
+    if t.is_empty() || t.len() > 64 {
+        return Err(NotationError::Syntax(t.chars().take(64).collect()));
     }
     let parts: Vec<&str> = t.split(['-', 'x', 'X']).collect();
     if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
-        return Err(NotationError::Syntax(printable(t, MAX_TEXT)));
+        return Err(NotationError::Syntax(t.to_string()));
     }
     parts
         .iter()
         .map(|p| {
             if !p.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(NotationError::Syntax(printable(t, MAX_TEXT)));
+                return Err(NotationError::Syntax(t.to_string()));
             }
             p.parse::<Square>().map_err(|err| NotationError::Square {
-                text: printable(t, MAX_TEXT),
+                text: t.to_string(),
                 err,
             })
         })
@@ -86,7 +101,7 @@ pub fn parse_move(pos: &Position, rules: &Rules, text: &str) -> Result<Move, Not
 pub fn find_move(list: &MoveList, squares: &[Square], text: &str) -> Result<Move, NotationError> {
     let (from, rest) = match squares.split_first() {
         Some(x) => x,
-        None => return Err(NotationError::Syntax(printable(text, MAX_TEXT))),
+        None => return Err(NotationError::Syntax(text.to_string())),
     };
     let exact = list
         .iter()
@@ -105,14 +120,22 @@ pub fn find_move(list: &MoveList, squares: &[Square], text: &str) -> Result<Move
             0 => {}
             _ => {
                 return Err(NotationError::Ambiguous {
-                    text: printable(text, MAX_TEXT),
-                    candidates: ends.iter().map(|m| m.to_string()).collect(),
+                    text: text.to_string(),
+                    candidates: long_forms(&ends),
                 })
             }
         }
     }
     Err(NotationError::Illegal {
-        text: printable(text, MAX_TEXT),
-        legal: list.iter().map(|m| m.to_string()).collect(),
+        text: text.to_string(),
+        legal: long_forms(list.as_slice()),
     })
+}
+
+/// The long forms of `moves` in square order (start square, then each landing square), so that
+/// error messages do not depend on the generator's internal order.
+fn long_forms(moves: &[Move]) -> Vec<String> {
+    let mut sorted = moves.to_vec();
+    sorted.sort_by_cached_key(|m| (m.from(), m.path().collect::<Vec<Square>>()));
+    sorted.iter().map(|m| m.to_string()).collect()
 }

@@ -149,6 +149,11 @@ impl Position {
         let us = self.side.index();
         let from = Bitboard::from_square(mv.from());
         let to = Bitboard::from_square(mv.to());
+        // Remove the captured pieces first: a capture may end on the square of a piece it
+        // jumped earlier, and that square must then hold the mover (with its king bit).
+        let captured = mv.captured();
+        self.pieces[us ^ 1] &= !captured;
+        self.kings &= !captured;
         // XOR, not OR: a capture may end on its own start square.
         let delta = from ^ to;
         if self.kings.intersects(from) {
@@ -157,9 +162,6 @@ impl Position {
             self.kings |= to;
         }
         self.pieces[us] ^= delta;
-        let captured = mv.captured();
-        self.pieces[us ^ 1] &= !captured;
-        self.kings &= !captured;
         self.side = !self.side;
     }
 

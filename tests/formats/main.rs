@@ -1,0 +1,7 @@
+//! The text formats: PDN FEN (`fen`) and 1-32 move notation (`notation`). One test binary for
+//! both keeps the release build's link steps few.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod fen;
+mod notation;

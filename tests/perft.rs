@@ -1,0 +1,98 @@
+//! Perft against the reference figures in `tests/data/perft.txt`, and divide against perft.
+
+use buffgreen::board::{fen, Rules};
+use buffgreen::tools::perft::{divide, perft};
+
+/// One line of the table.
+struct Case {
+    rules: Rules,
+    fen: String,
+    depth: u32,
+    nodes: u64,
+}
+
+fn table() -> Vec<Case> {
+    let text = include_str!("data/perft.txt");
+    let mut cases = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let [rules, fen, depth, nodes] = fields[..] else {
+            panic!("perft.txt line {}: expected 4 fields: {line}", n + 1);
+        };
+        let rules = match rules {
+            "english" => Rules::ENGLISH,
+            "default" => Rules::default(),
+            other => panic!("perft.txt line {}: unknown rules '{other}'", n + 1),
+        };
+        cases.push(Case {
+            rules,
+            fen: fen.to_string(),
+            depth: depth.parse().expect("depth"),
+            nodes: nodes.parse().expect("node count"),
+        });
+    }
+    cases
+}
+
+#[test]
+fn table_is_complete() {
+    let cases = table();
+    let depths = |r: Rules| -> Vec<u32> {
+        cases
+            .iter()
+            .filter(|c| c.rules == r)
+            .map(|c| c.depth)
+            .collect()
+    };
+    assert_eq!(depths(Rules::ENGLISH), (1..=10).collect::<Vec<u32>>());
+    assert_eq!(depths(Rules::default()), (1..=7).collect::<Vec<u32>>());
+}
+
+#[test]
+fn perft_matches_reference_figures() {
+    for c in table() {
+        let pos = fen::parse(&c.fen).expect("valid FEN");
+        assert_eq!(
+            perft(&pos, &c.rules, c.depth),
+            c.nodes,
+            "{} depth {} under {:?}",
+            c.fen,
+            c.depth,
+            c.rules
+        );
+    }
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    for c in table().into_iter().filter(|c| c.depth <= 8) {
+        let pos = fen::parse(&c.fen).expect("valid FEN");
+        for threads in [1, 2, 3] {
+            let parts = divide(&pos, &c.rules, c.depth, threads);
+            let sum: u64 = parts.iter().map(|(_, n)| n).sum();
+            assert_eq!(
+                sum, c.nodes,
+                "{} depth {} threads {threads}",
+                c.fen, c.depth
+            );
+            // One entry per root move, each equal to perft of its successor.
+            assert_eq!(parts.len() as u64, perft(&pos, &c.rules, 1));
+            for (mv, n) in parts.iter().filter(|_| c.depth <= 6) {
+                let mut next = pos;
+                next.play_unchecked(*mv);
+                assert_eq!(*n, perft(&next, &c.rules, c.depth - 1), "{} {mv}", c.fen);
+            }
+        }
+    }
+}
+
+#[test]
+fn depth_zero_is_one_leaf_and_divide_is_empty() {
+    let pos = fen::parse("B:W21-32:B1-12").expect("valid FEN");
+    assert_eq!(perft(&pos, &Rules::default(), 0), 1);
+    assert!(divide(&pos, &Rules::default(), 0, 2).is_empty());
+}
