@@ -144,7 +144,10 @@ pub fn check_move_in(pos: &Position, rules: &Rules, text: &str) {
             );
             match e {
                 NotationError::Illegal { legal: listed, .. } => {
-                    let all: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+                    let mut all: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+                    let mut listed = listed;
+                    all.sort();
+                    listed.sort();
                     assert_eq!(listed, all, "{text:?}: legal list differs");
                     // The text must not be the long form of a legal move.
                     let t = text.trim();
