@@ -6,7 +6,8 @@ Plays the engine against itself (one process, both sides) under each time contro
 clocks here: before every move it sends `position ...` and `go wtime W btime B winc I binc I
 [movestogo N]`, charges the mover the time from writing `go` to reading `bestmove`, flags a side
 whose clock goes below zero (a loss on time, which ends the game), then adds the increment.
-Games end by the rules (`bestmove none`) or after --max-plies. Each control is played until at
+Games end by the rules (`bestmove none`) or after --max-plies; each starts with `ucinewgame`
+and its own `Seed`. Each control is played until at
 least --moves moves have been made.
 
 Time controls: `BASE+INC` in seconds (`1+0.01` is 1 s + 10 ms), or `MOVES/BASE+INC` where BASE
@@ -27,7 +28,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import Engine, EngineError, bestmove_of, parse_options, percentile  # noqa: E402
+from engine_io import (  # noqa: E402
+    Engine, EngineError, bestmove_of, machine_note, parse_options, percentile)
 
 
 def parse_control(text):
@@ -39,14 +41,14 @@ def parse_control(text):
     return per, float(m.group(2)) * 1000.0, float(m.group(3) or 0) * 1000.0
 
 
-def play_game(e, per, base, inc, max_plies, stats):
-    """Plays one game; updates stats; returns the number of moves made."""
+def play_game(e, number, per, base, inc, max_plies, stats):
+    """Plays game `number` (its seed); updates stats; returns the number of moves made."""
     clock = [base, base]  # Black, White (Black moves first)
     gained = [base, base]  # everything each side was given: base, periods, increments
     used = [0.0, 0.0]
     left_in_period = [per, per]
     moves = []
-    e.send("ucinewgame")
+    e.new_game(number)
     while len(moves) < max_plies:
         side = len(moves) % 2
         e.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
@@ -94,6 +96,7 @@ def main():
 
     e = Engine(args.engine)
     lost = 0
+    seeds = 0  # games over all controls: each game its own Seed
     try:
         e.setoptions(parse_options(args.option))
         for text in args.controls.split(","):
@@ -101,8 +104,9 @@ def main():
             stats = {"lowest": float("inf"), "per_move": [], "game_share": [], "time_losses": []}
             moves = games = 0
             while moves < args.moves:
-                moves += play_game(e, per, base, inc, args.max_plies, stats)
                 games += 1
+                seeds += 1
+                moves += play_game(e, seeds, per, base, inc, args.max_plies, stats)
             lost += len(stats["time_losses"])
             shares = sorted(stats["game_share"])
             per_move = sorted(stats["per_move"])
@@ -121,6 +125,7 @@ def main():
         sys.exit(1)
     finally:
         e.quit()
+    print(machine_note())
     sys.exit(1 if lost else 0)
 
 

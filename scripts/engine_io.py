@@ -81,6 +81,12 @@ class Engine:
         if errors:
             raise EngineError(f"option refused: {errors[0]}")
 
+    def new_game(self, number):
+        """`ucinewgame` with `Seed` = number, so that successive games differ (the same seed
+        would replay the same game wherever the search is deterministic)."""
+        self.send(f"setoption name Seed value {number % 2147483648}")
+        self.send("ucinewgame")
+
     def quit(self):
         try:
             self.send("quit")
@@ -122,6 +128,12 @@ def summary(name, samples_ms, unit="ms"):
         f"{name}: median {percentile(s, 0.5):.3f} {unit}, p99 {percentile(s, 0.99):.3f} {unit}, "
         f"max {s[-1]:.3f} {unit}, min {s[0]:.3f} {unit} ({len(s)} samples)"
     )
+
+
+def machine_note():
+    """The load the figures were taken under: timing figures mean little without it."""
+    load = os.getloadavg()
+    return f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
 
 
 def fail(msg):

@@ -17,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import Engine, summary  # noqa: E402
+from engine_io import Engine, machine_note, summary  # noqa: E402
 
 
 def main():
@@ -59,6 +59,7 @@ def main():
     e.quit()
     print(summary("isready -> readyok during go infinite", ready))
     print(summary(f"stop -> bestmove after {args.think:g} ms of search", stops))
+    print(machine_note())
 
 
 if __name__ == "__main__":

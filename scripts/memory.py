@@ -7,7 +7,7 @@ kernel's own peak, read at the end of each phase) in two phases of --duration se
   1. one long `go infinite` from the start position, then `stop`;
   2. many reused moves: the engine plays itself, `position startpos moves ...` (each extending
      the last, so the search may keep its tree) + `go movetime --movetime`, starting a new game
-     (`ucinewgame`) when one ends.
+     (`ucinewgame`, next `Seed`) when one ends.
 Prints, per N, the RSS before any search, the peak RSS of each phase, the final VmHWM, and
 whether the peak stayed below N + --margin MiB (the aim: N + 16). Exit status 1 if it did not.
 
@@ -23,7 +23,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import Engine, EngineError, bestmove_of, parse_options  # noqa: E402
+from engine_io import Engine, EngineError, bestmove_of, machine_note, parse_options  # noqa: E402
 
 
 def status_kib(pid, field):
@@ -89,7 +89,7 @@ def run_one(args, hash_mib, options):
 
         sampler.reset()
         moves, cycles, games = [], 0, 1
-        e.send("ucinewgame")
+        e.new_game(1)
         end = time.monotonic() + args.duration
         while time.monotonic() < end:
             e.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
@@ -98,8 +98,8 @@ def run_one(args, hash_mib, options):
             cycles += 1
             mv = bestmove_of(line)
             if mv is None or len(moves) >= args.max_plies:
-                e.send("ucinewgame")
                 moves, games = [], games + 1
+                e.new_game(games)
             else:
                 moves.append(mv)
         reuse_peak, reuse_samples = sampler.peak, sampler.samples
@@ -142,6 +142,7 @@ def main():
     except EngineError as err:
         print(f"FAIL: {err}", file=sys.stderr)
         sys.exit(1)
+    print(machine_note())
     sys.exit(0 if ok else 1)
 
 

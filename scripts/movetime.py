@@ -3,7 +3,8 @@
 
 Plays the engine against itself (one process, both sides) with `go movetime T`, cycling through
 the T values, and measures for every move the overshoot: the time from writing `go` to reading
-`bestmove`, minus T. A new game starts (`ucinewgame`) when one ends or after --max-plies.
+`bestmove`, minus T. A new game starts (`ucinewgame`, next `Seed`) when one ends or after
+--max-plies.
 Prints median, p99, max and min of the overshoot per T and over all moves; a negative value is
 an answer before T was up. `bestmove none` (the game is over) is not counted. Target: maximum
 <= 10 ms.
@@ -18,13 +19,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import Engine, EngineError, bestmove_of, fail, parse_options, summary  # noqa: E402
+from engine_io import (  # noqa: E402
+    Engine, EngineError, bestmove_of, fail, machine_note, parse_options, summary)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--engine", default="target/release/buffgreen")
-    ap.add_argument("--moves", type=int, default=1000, help="go commands in all (spread over the T values)")
+    ap.add_argument("--moves", type=int, default=1000, help="moves in all (spread over the T values)")
     ap.add_argument("--movetimes", default="10,20,50,100", help="comma-separated T values in ms")
     ap.add_argument("--max-plies", type=int, default=300, help="start a new game after this many")
     ap.add_argument("--option", action="append", default=[], metavar="Name=Value",
@@ -36,10 +38,11 @@ def main():
     e = Engine(args.engine)
     try:
         e.setoptions(parse_options(args.option))
-        e.send("ucinewgame")
+        e.new_game(1)
         samples = {t: [] for t in movetimes}
         moves, games = [], 1
-        for i in range(args.moves):
+        i = 0
+        while i < args.moves:
             t_ms = movetimes[i % len(movetimes)]
             e.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
             t0 = e.send(f"go movetime {t_ms}")
@@ -47,9 +50,10 @@ def main():
             mv = bestmove_of(line)
             if mv is not None:  # `bestmove none` (game over) is answered at once: not a sample
                 samples[t_ms].append((t1 - t0) * 1000.0 - t_ms)
+                i += 1
             if mv is None or len(moves) + 1 >= args.max_plies:
-                e.send("ucinewgame")
                 moves, games = [], games + 1
+                e.new_game(games)
             else:
                 moves.append(mv)
     except EngineError as err:
@@ -66,6 +70,7 @@ def main():
     worst = max(every)
     verdict = "met" if worst <= args.target else "MISSED"
     print(f"target max <= {args.target:g} ms: {verdict} (max {worst:.3f} ms)")
+    print(machine_note())
 
 
 if __name__ == "__main__":
