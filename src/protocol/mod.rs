@@ -15,10 +15,12 @@ pub use output::Output;
 use crate::engine::{Engine, GoRequest};
 use crate::tools::bench;
 
-/// Whether the loop goes on after a command.
+/// Whether the input loop goes on after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Flow {
+pub enum Flow {
+    /// Read the next line.
     Continue,
+    /// `quit` was executed: read nothing more.
     Quit,
 }
 
@@ -29,42 +31,67 @@ enum Flow {
 /// infinite or ponder search is stopped and prints its bestmove. Lines are read as bytes, so
 /// input that is not UTF-8 is answered with an error like any other bad line.
 pub fn run(mut input: impl BufRead, out: Output) -> i32 {
-    let mut session = Session {
-        engine: Engine::new(),
-        out,
-    };
+    let mut session = Session::new(out);
     let mut buf = Vec::new();
     loop {
         buf.clear();
         match input.read_until(b'\n', &mut buf) {
             // End of input, or a broken input stream, which means the same: no more commands.
             Ok(0) | Err(_) => {
-                session.engine.end_search();
+                session.finish();
                 return 0;
             }
             Ok(_) => {}
         }
-        let line = String::from_utf8_lossy(&buf);
-        match command::parse(&line) {
-            Ok(None) => {}
-            Ok(Some(cmd)) => {
-                if session.execute(cmd) == Flow::Quit {
-                    return 0;
-                }
-            }
-            Err(e) => session.out.error(&e),
+        if session.handle_line(&buf) == Flow::Quit {
+            return 0;
         }
     }
 }
 
-/// The engine and where its replies go.
-struct Session {
+/// One protocol session: the engine and where its replies go. [`run`] feeds it the lines of
+/// its input; a test or fuzzer can feed it lines one at a time and look at the engine between
+/// them (with an [`Output`] over an in-memory buffer to read the replies).
+pub struct Session {
     engine: Engine,
     out: Output,
 }
 
 impl Session {
-    fn execute(&mut self, cmd: Command) -> Flow {
+    /// A fresh engine (default settings, start position) replying to `out`.
+    pub fn new(out: Output) -> Session {
+        Session {
+            engine: Engine::new(),
+            out,
+        }
+    }
+
+    /// The engine, to inspect its game and settings between lines.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Handles one input line (with or without its line end): parses and executes it, or
+    /// answers an error line. Bytes that are not UTF-8 make the line invalid, never a panic.
+    pub fn handle_line(&mut self, line: &[u8]) -> Flow {
+        match command::parse(&String::from_utf8_lossy(line)) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(cmd)) => self.execute(cmd),
+            Err(e) => {
+                self.out.error(&e);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Ends the session as end of input does: a running search with a finite limit completes,
+    /// an unbounded one is stopped; returns once its bestmove has been written.
+    pub fn finish(&mut self) {
+        self.engine.end_search();
+    }
+
+    /// Executes a parsed command.
+    pub fn execute(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::Uci => self
                 .out
@@ -117,5 +144,53 @@ impl Session {
         if let Err(e) = started {
             self.out.error(&e);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::fen;
+
+    fn fen_of(s: &Session) -> String {
+        fen::write(s.engine().game().position())
+    }
+
+    #[test]
+    fn session_handles_lines_one_at_a_time() {
+        let (out, captured) = Output::memory();
+        let mut s = Session::new(out);
+        assert_eq!(
+            s.handle_line(b"position startpos moves 11-15\n"),
+            Flow::Continue
+        );
+        let after = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15";
+        assert_eq!(fen_of(&s), after);
+        assert_eq!(
+            s.handle_line(b"position startpos moves 11-15 1-5"),
+            Flow::Continue
+        );
+        assert_eq!(s.handle_line(b"isready\xff\r\n"), Flow::Continue);
+        assert_eq!(s.handle_line(b"   \t\r\n"), Flow::Continue);
+        assert_eq!(fen_of(&s), after);
+        assert_eq!(
+            s.handle_line(b"go nodes 1 searchmoves 24-20"),
+            Flow::Continue
+        );
+        s.finish();
+        assert_eq!(s.handle_line(b"isready"), Flow::Continue);
+        assert_eq!(s.handle_line(b"quit"), Flow::Quit);
+        let lines = captured.lines();
+        assert_eq!(
+            lines[0],
+            "info string error: move 2 '1-5': illegal move '1-5'; legal moves: \
+             21-17 22-17 22-18 23-18 23-19 24-19 24-20"
+        );
+        assert_eq!(
+            lines[1],
+            "info string error: unknown command 'isready\u{fffd}'"
+        );
+        assert_eq!(lines[lines.len() - 2], "bestmove 24-20");
+        assert_eq!(lines[lines.len() - 1], "readyok");
     }
 }

@@ -43,6 +43,13 @@ impl Output {
         Output::new(std::io::stdout())
     }
 
+    /// Writes to memory: returns the output and a handle to read what was written (for tests
+    /// and fuzzers that drive a [`crate::protocol::Session`] without a process).
+    pub fn memory() -> (Output, Captured) {
+        let captured = Captured::default();
+        (Output::new(captured.clone()), captured)
+    }
+
     /// Writes one line.
     pub fn line(&self, text: &str) {
         self.lines(&[text]);
@@ -70,6 +77,46 @@ impl Output {
             msg.push_str("...");
         }
         self.line(&format!("info string error: {msg}"));
+    }
+}
+
+/// The in-memory sink of [`Output::memory`]; clones share the same buffer.
+#[derive(Clone, Debug, Default)]
+pub struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Captured {
+    /// Everything written so far. Every write is whole lines, so this ends with a line end
+    /// (or is empty).
+    pub fn text(&self) -> String {
+        let bytes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// The lines written so far, without their line ends.
+    pub fn lines(&self) -> Vec<String> {
+        self.text().lines().map(String::from).collect()
+    }
+
+    /// The lines written since the last call (or since the start), without their line ends;
+    /// they are removed from the buffer.
+    pub fn take_lines(&self) -> Vec<String> {
+        let bytes = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+}
+
+impl Write for Captured {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let mut bytes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        bytes.extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -236,27 +283,16 @@ mod tests {
         );
     }
 
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
     #[test]
     fn lines_stay_single_and_errors_are_bounded() {
-        let buf = Shared::default();
-        let out = Output::new(buf.clone());
+        let (out, buf) = Output::memory();
         out.line("info string a\nb\rc");
         out.error(&"x".repeat(5000));
-        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let lines = buf.lines();
+        assert_eq!(buf.take_lines(), lines);
+        assert!(buf.take_lines().is_empty());
+        out.line("readyok");
+        assert_eq!(buf.lines(), ["readyok"]);
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[0], "info string a?b?c");
         assert_eq!(
