@@ -77,7 +77,7 @@ fn reply_grammar_accepts_every_form() {
         "readyok",
         "id name buffgreen 0.1.0",
         "id author the buffgreen developers",
-        "option name Hash type spin default 64 min 1 max 16384",
+        "option name Hash type spin default 64 min 1 max 4096",
         "option name Ponder type check default false",
         "info string error: unknown command 'x'",
         "info depth 6 seldepth 19 multipv 1 score cp -12 wdl 402 271 327 nodes 5 nps 4 time 1 \
@@ -108,7 +108,7 @@ fn reply_grammar_rejects_malformed_lines() {
         "readyok ",
         "uciok\r",
         "id name other 1",
-        "option name Hash type spin default 0 min 1 max 16384",
+        "option name Hash type spin default 0 min 1 max 4096",
         "option name X type check default maybe",
         "info string ",
         "info depth 6 seldepth 19 score cp 1 nodes 1 nps 1 time 1",

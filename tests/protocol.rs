@@ -21,7 +21,7 @@ fn handshake() {
         "option name BackwardCapture type check default true",
         "option name LongKings type check default true",
         "option name DrawHalfMoves type spin default 80 min 0 max 1000",
-        "option name Hash type spin default 64 min 1 max 16384",
+        "option name Hash type spin default 64 min 1 max 4096",
         "option name Threads type spin default 1 min 1 max 256",
         "option name Seed type spin default 0 min 0 max 2147483647",
         "option name Ponder type check default false",
@@ -205,7 +205,7 @@ fn rules_options_change_the_game() {
 /// (name as sent, min, max) of every spin option; check options are listed separately.
 const SPINS: &[(&str, i64, i64)] = &[
     ("DrawHalfMoves", 0, 1000),
-    ("Hash", 1, 16384),
+    ("Hash", 1, 4096),
     ("Threads", 1, 256),
     ("Seed", 0, 2147483647),
     ("MultiPV", 1, 32),
@@ -280,7 +280,7 @@ fn every_option_accepts_its_range_and_refuses_the_rest() {
     assert_eq!(
         e.ask("setoption name Hash value 3 4"),
         lines(&[
-            "info string error: option Hash: bad value '3 4': expected an integer from 1 to 16384"
+            "info string error: option Hash: bad value '3 4': expected an integer from 1 to 4096"
         ])
     );
     // The engine still plays after all that (Ponder, PlainUct and the rules were left false).
@@ -359,7 +359,7 @@ fn every_error_class_leaves_the_state_unchanged() {
         ),
         (
             "setoption name Hash value 0",
-            "info string error: option Hash: bad value '0': expected an integer from 1 to 16384",
+            "info string error: option Hash: bad value '0': expected an integer from 1 to 4096",
         ),
         (
             "setoption name Threads value many",

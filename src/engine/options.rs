@@ -8,8 +8,11 @@ use thiserror::Error;
 
 use crate::search::SearchConfig;
 
-/// Largest `Hash` in MiB: far beyond this machine, small enough never to overflow a byte count.
-pub const MAX_HASH_MIB: i64 = 16_384;
+/// Largest `Hash` in MiB. The arena is written when it is made, so the whole size must be real
+/// memory at once: 16 GiB on this 24 GiB machine was killed by the kernel under load, and a
+/// valid option value must never end the engine. 4 GiB holds about 130 million nodes, far
+/// more than a long search fills.
+pub const MAX_HASH_MIB: i64 = 4_096;
 
 /// Largest `Seed`: kept within 32-bit signed range because some GUIs store spin values in an
 /// `int`.
@@ -318,7 +321,7 @@ mod tests {
         let mut s = Settings::default();
         assert_eq!(
             set(&mut s, "Hash", "0").unwrap_err().to_string(),
-            "option Hash: bad value '0': expected an integer from 1 to 16384"
+            "option Hash: bad value '0': expected an integer from 1 to 4096"
         );
         assert_eq!(
             set(&mut s, "Ponder", "yes").unwrap_err().to_string(),
