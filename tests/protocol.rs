@@ -32,6 +32,11 @@ fn handshake() {
             (buffgreen::search::SearchConfig::default().exploration * 100.0).round()
         ),
         "option name PlainUct type check default false",
+        &format!(
+            "option name EvalCut type spin default {} min 0 max 1000",
+            buffgreen::search::SearchConfig::default().eval_cut
+        ),
+        "option name PlayoutPolicy type check default false",
         "uciok",
     ]);
     assert_eq!(got, want);
@@ -206,9 +211,16 @@ const SPINS: &[(&str, i64, i64)] = &[
     ("MultiPV", 1, 32),
     ("MoveOverhead", 0, 5000),
     ("Exploration", 0, 1000),
+    ("EvalCut", 0, 1000),
 ];
 
-const CHECKS: &[&str] = &["BackwardCapture", "LongKings", "Ponder", "PlainUct"];
+const CHECKS: &[&str] = &[
+    "BackwardCapture",
+    "LongKings",
+    "Ponder",
+    "PlainUct",
+    "PlayoutPolicy",
+];
 
 #[test]
 fn every_option_accepts_its_range_and_refuses_the_rest() {

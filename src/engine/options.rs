@@ -51,6 +51,10 @@ pub enum OptionId {
     Exploration,
     /// Play as the plain-UCT baseline.
     PlainUct,
+    /// Plies before a playout is scored by the static evaluation; 0 = play to the end.
+    EvalCut,
+    /// Greedy playout policy in cut playouts.
+    PlayoutPolicy,
 }
 
 /// The type of an option as the protocol announces it.
@@ -183,6 +187,14 @@ pub fn table() -> Vec<OptionSpec> {
             1000,
         ),
         check(OptionId::PlainUct, "PlainUct", d.plain_uct),
+        spin(
+            OptionId::EvalCut,
+            "EvalCut",
+            int(d.eval_cut as u64),
+            0,
+            1000,
+        ),
+        check(OptionId::PlayoutPolicy, "PlayoutPolicy", d.playout_policy),
     ]
 }
 
@@ -239,6 +251,7 @@ pub fn store(settings: &mut Settings, id: OptionId, value: OptionValue) {
         (OptionId::LongKings, OptionValue::Check(b)) => c.rules.long_kings = b,
         (OptionId::Ponder, OptionValue::Check(b)) => settings.ponder = b,
         (OptionId::PlainUct, OptionValue::Check(b)) => c.plain_uct = b,
+        (OptionId::PlayoutPolicy, OptionValue::Check(b)) => c.playout_policy = b,
         (OptionId::DrawHalfMoves, OptionValue::Spin(n)) => c.rules.draw_half_moves = as_u32(n),
         (OptionId::Hash, OptionValue::Spin(n)) => c.hash_mib = as_usize(n),
         (OptionId::Threads, OptionValue::Spin(n)) => c.threads = as_usize(n),
@@ -246,6 +259,7 @@ pub fn store(settings: &mut Settings, id: OptionId, value: OptionValue) {
         (OptionId::MultiPv, OptionValue::Spin(n)) => c.multipv = as_usize(n),
         (OptionId::MoveOverhead, OptionValue::Spin(n)) => c.move_overhead_ms = as_u64(n),
         (OptionId::Exploration, OptionValue::Spin(n)) => c.exploration = n as f64 / 100.0,
+        (OptionId::EvalCut, OptionValue::Spin(n)) => c.eval_cut = as_u32(n),
         _ => {}
     }
 }

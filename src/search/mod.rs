@@ -4,18 +4,63 @@
 //! turns them into text. It runs on whatever thread calls [`Searcher::search`] and watches
 //! [`Control`] for `stop` and `ponderhit`.
 //!
-//! This module is the contract between the engine facade and the search internals. The
-//! current internals are a stand-in that plays a uniformly random legal move while honouring
-//! every limit; the UCT search replaces them behind the same API.
+//! This module is the contract between the engine facade and the search internals: a UCT
+//! (Monte Carlo tree) search with UCB1 selection, random playouts cut after a few plies and
+//! scored by a static evaluation (or played to the end of the game), an MCTS-Solver for proven results and a tree that is kept from one move to the next.
+//!
+//! Layout: [`node`] (32-byte nodes), [`tree`] (the arena, sized from `Hash`, compaction),
+//! [`uct`] (one iteration: selection, expansion, playout, backpropagation), [`playout`],
+//! [`eval`] (static evaluation of cut playouts),
+//! [`solver`], [`time`] (time manager), [`reuse`], [`report`] (pv, scores) and [`plain`]
+//! (the plain-UCT baseline opponent).
+//!
+//! Threads: `threads` search threads share the one tree (tree parallelism), started with
+//! `std::thread::scope` inside [`Searcher::search`]: the calling thread is thread 0, which also
+//! watches the clock, `stop` and `ponderhit` and sends the reports; the helpers iterate until it
+//! raises a halt flag. Node statistics are atomics added lock-free; a thread counts its visit
+//! on the way down (virtual loss) so that the others spread over different lines; a node is
+//! expanded by the one thread that claims it with a compare-and-swap (the others play out from
+//! it meanwhile); the arena allocates by an atomic bump; proofs are written once by
+//! compare-and-swap. The `nodes` limit counts iterations over all threads. When the arena
+//! fills, all threads stop, thread 0 prunes the tree alone (stop the world), and the threads
+//! start again. Tree reuse (re-rooting) happens between searches, on one thread. With one
+//! thread the search is exactly the single-threaded one (no virtual loss), so a `Seed` and a
+//! `nodes` limit reproduce it bit for bit; with more threads it may vary from run to run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use crate::board::{Game, GameResult, Rules};
 use crate::types::Move;
+
+pub mod eval;
+pub mod node;
+pub mod plain;
+pub mod playout;
+pub mod report;
+pub mod reuse;
+mod run;
+pub mod solver;
+pub mod time;
+pub mod tree;
+pub mod uct;
+
+pub use tree::TreeStats;
+
+use reuse::RootKey;
+use run::{Run, Stepped};
+use tree::Tree;
+use uct::Worker;
+
+/// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
+/// hundredths).
+pub const DEFAULT_EXPLORATION: f64 = 0.45;
+
+/// The default playout cut: plies before a playout is scored by the static evaluation.
+pub const DEFAULT_EVAL_CUT: u32 = 8;
+
+/// The default first-play reduction.
+pub const DEFAULT_FPU_REDUCTION: f64 = 0.0;
 
 /// Settings that persist between searches (set through `setoption`).
 #[derive(Clone, Debug, PartialEq)]
@@ -34,9 +79,18 @@ pub struct SearchConfig {
     pub multipv: usize,
     /// Milliseconds kept in reserve per move for communication delays.
     pub move_overhead_ms: u64,
+    /// First-play urgency: an unvisited move is valued as its parent's mean less this much
+    /// (0 = the parent's mean).
+    pub fpu_reduction: f64,
     /// Play as the plain UCT baseline (the original app's AI): no reuse, no solver, random
     /// playouts cut at depth 30, fixed iteration budget.
     pub plain_uct: bool,
+    /// Plies after which a playout stops and is scored by the static evaluation (0: random
+    /// playouts to the end of the game).
+    pub eval_cut: u32,
+    /// Cut playouts use the greedy playout policy (biggest capture, crowning, no hanging
+    /// man steps) instead of uniform random moves.
+    pub playout_policy: bool,
 }
 
 impl Default for SearchConfig {
@@ -46,10 +100,13 @@ impl Default for SearchConfig {
             hash_mib: 64,
             threads: 1,
             seed: 0,
-            exploration: 1.0,
+            exploration: DEFAULT_EXPLORATION,
             multipv: 1,
             move_overhead_ms: 10,
+            fpu_reduction: DEFAULT_FPU_REDUCTION,
             plain_uct: false,
+            eval_cut: DEFAULT_EVAL_CUT,
+            playout_policy: false,
         }
     }
 }
@@ -150,11 +207,23 @@ impl Control {
     }
 }
 
+/// Iterations between looks at the clock, `ponderhit` and the info timer.
+const CHECK_EVERY: u64 = 16;
+/// Interval of progress reports.
+const INFO_EVERY: Duration = Duration::from_secs(1);
+
+/// The tree budget in bytes for `Hash` in MiB (0 is taken as 1).
+fn hash_bytes(mib: usize) -> usize {
+    mib.max(1).saturating_mul(1 << 20)
+}
+
 /// The searcher, which keeps its state (the tree) between searches.
 #[derive(Debug)]
 pub struct Searcher {
     config: SearchConfig,
-    rng: Xoshiro256PlusPlus,
+    tree: Tree,
+    /// The game the tree's root stands for; `None` when the tree must not be reused.
+    last: Option<RootKey>,
 }
 
 impl Searcher {
@@ -162,19 +231,34 @@ impl Searcher {
     pub fn new(config: &SearchConfig) -> Searcher {
         Searcher {
             config: config.clone(),
-            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
+            tree: Tree::with_budget(hash_bytes(config.hash_mib)),
+            last: None,
         }
     }
 
     /// Applies new settings (the tree is reallocated when the memory size changes).
     pub fn configure(&mut self, config: &SearchConfig) {
+        if config.hash_mib != self.config.hash_mib {
+            // Free the old arena first so that both are never held at once.
+            self.tree = Tree::with_budget(0);
+            self.tree = Tree::with_budget(hash_bytes(config.hash_mib));
+            self.last = None;
+        }
+        if config.rules != self.config.rules || config.plain_uct != self.config.plain_uct {
+            self.last = None;
+        }
         self.config = config.clone();
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     }
 
     /// Forgets everything learned (new game).
     pub fn new_game(&mut self) {
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed);
+        self.tree.clear();
+        self.last = None;
+    }
+
+    /// Memory figures of the search tree.
+    pub fn tree_stats(&self) -> TreeStats {
+        self.tree.stats()
     }
 
     /// Searches the current position of `game` within `limits`, reporting through `report`,
@@ -186,71 +270,247 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(SearchEvent),
     ) -> SearchOutcome {
-        let start = Instant::now();
-        let moves = game.legal_moves();
-        let candidates: Vec<Move> = if limits.searchmoves.is_empty() {
-            moves.to_vec()
-        } else {
-            moves
-                .iter()
-                .filter(|m| limits.searchmoves.contains(m))
-                .copied()
-                .collect()
+        let started = Instant::now();
+        let none = SearchOutcome {
+            best: None,
+            ponder: None,
+            nodes: 0,
         };
-        if candidates.is_empty() || game.result() != GameResult::Ongoing {
+        if game.result() != GameResult::Ongoing {
+            return none;
+        }
+        let plain = self.config.plain_uct;
+        let found = match &self.last {
+            Some(key) if !plain => key.find(game, &self.tree),
+            _ => None,
+        };
+        self.last = None;
+        match found {
+            // The same position again (analysis, or a `go` after `stop`): nothing to move,
+            // and re-rooting a large tree would only delay the search and a `stop`.
+            Some(0) if self.tree.used() <= self.tree.capacity() / 2 => {
+                let kept = self.tree.used();
+                report(SearchEvent::Message(format!("reused {kept} nodes")));
+            }
+            Some(index) => {
+                let kept = self.tree.compact(index, self.tree.capacity() / 2);
+                report(SearchEvent::Message(format!("reused {kept} nodes")));
+            }
+            None => self.tree.clear(),
+        }
+        let mut run = Run::new(&self.config, game, started);
+        // The baseline is the original app's one-thread player.
+        let threads = if plain { 1 } else { self.config.threads.max(1) };
+        let mut workers = run.workers(threads);
+        if !self.tree.root().is_expanded()
+            && !workers[0].expand(&self.tree, 0, &run.pos, &run.rules)
+        {
+            // Only a position with more moves than the arena holds gets here.
+            let first = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
             return SearchOutcome {
-                best: None,
-                ponder: None,
-                nodes: 0,
+                best: first,
+                ..none
             };
         }
-        let best = candidates[self.rng.gen_range(0..candidates.len())];
-        // Stand-in: honour the limits by waiting, so the protocol surface behaves as with a
-        // real search.
-        let deadline = if limits.infinite || limits.ponder {
-            None
-        } else if let Some(t) = limits.movetime {
-            Some(t)
-        } else {
-            Some(Duration::from_millis(0))
-        };
-        let mut last_info = start;
-        loop {
-            let ponder_over = control.ponderhit.load(Ordering::Relaxed);
-            let elapsed = start.elapsed();
-            if control.stopped() {
-                break;
-            }
-            match deadline {
-                Some(d) if elapsed >= d => break,
-                None if ponder_over && !limits.infinite => break,
-                _ => {}
-            }
-            if last_info.elapsed() >= Duration::from_secs(1) {
-                last_info = Instant::now();
-                report(SearchEvent::Info(self.info(best, start)));
-            }
-            std::thread::sleep(Duration::from_millis(1));
+        let mut candidates = run.mask_root(&self.tree, &limits.searchmoves);
+        if candidates == 0 {
+            // No legal move among `searchmoves`: search them all rather than give up.
+            candidates = run.mask_root(&self.tree, &[]);
         }
-        report(SearchEvent::Info(self.info(best, start)));
-        SearchOutcome {
-            best: Some(best),
-            ponder: None,
-            nodes: 1,
+        // A forced move is answered at once (unless the GUI wants the search to wait).
+        let forced = candidates == 1;
+        if !forced || limits.infinite || limits.ponder {
+            self.run_loop(&run, &mut workers, limits, control, forced, report);
         }
+        for info in run.infos(&self.tree) {
+            report(SearchEvent::Info(info));
+        }
+        let outcome = run.outcome(&self.tree);
+        if !plain {
+            self.last = Some(RootKey::of(game));
+        }
+        outcome
     }
 
-    fn info(&self, best: Move, start: Instant) -> SearchInfo {
-        SearchInfo {
-            multipv: 1,
-            depth: 1,
-            seldepth: 1,
-            nodes: 1,
-            nps: 0,
-            time: start.elapsed(),
-            score: Score::Cp(0),
-            wdl: None,
-            pv: vec![best],
+    /// Iterates until a limit, `stop`, or (when the search must wait) `stop`/`ponderhit`,
+    /// with one thread per worker. Each round runs the threads until the search is over or
+    /// the arena is full; a full arena is pruned between rounds, with no thread running.
+    fn run_loop(
+        &mut self,
+        run: &Run,
+        workers: &mut [Worker],
+        limits: &Limits,
+        control: &Control,
+        forced: bool,
+        report: &mut dyn FnMut(SearchEvent),
+    ) {
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let plain = self.config.plain_uct;
+        let (budget, nodes) = if plain {
+            let nodes = match limits.nodes {
+                None if !limits.infinite => Some(plain::PLAIN_ITERATIONS),
+                n => n,
+            };
+            (None, nodes)
+        } else {
+            (
+                time::budget(limits, run.pos.side_to_move(), overhead),
+                limits.nodes,
+            )
+        };
+        let mut watch = Watch {
+            limits,
+            control,
+            forced,
+            budget,
+            nodes,
+            plain,
+            unlimited: budget.is_none() && nodes.is_none(),
+            pondering: limits.ponder,
+            clock: time::Clock::since(run.start, if limits.ponder { None } else { budget }),
+            last_info: Instant::now(),
+            steps: 0,
+        };
+        let Some((main, helpers)) = workers.split_first_mut() else {
+            return;
+        };
+        loop {
+            let tree = &self.tree;
+            let flags = Flags::default();
+            let finished = std::thread::scope(|s| {
+                for worker in helpers.iter_mut() {
+                    let flags = &flags;
+                    // A thread the system refuses is simply one helper fewer.
+                    let _ = std::thread::Builder::new().spawn_scoped(s, move || {
+                        // A panicking helper must not leave thread 0 searching for ever, nor
+                        // take the engine down when joined: it ends the search instead.
+                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            while !flags.halt.load(Ordering::Relaxed) {
+                                match run.step(tree, worker, nodes) {
+                                    Stepped::Done => {}
+                                    Stepped::Full if plain => {}
+                                    Stepped::Full => {
+                                        flags.full.store(true, Ordering::Relaxed);
+                                        break;
+                                    }
+                                    Stepped::Exhausted => break,
+                                }
+                            }
+                        }));
+                        if result.is_err() {
+                            flags.failed.store(true, Ordering::Relaxed);
+                        }
+                    });
+                }
+                let finished = watch.main_loop(run, tree, main, &flags, report);
+                flags.halt.store(true, Ordering::Relaxed);
+                finished
+            });
+            if finished || flags.failed.load(Ordering::Relaxed) {
+                break;
+            }
+            // The arena is full: drop the least visited branches to make room.
+            self.tree.compact(0, self.tree.capacity() / 2);
+        }
+    }
+}
+
+/// Flags between the threads of one round.
+#[derive(Default)]
+struct Flags {
+    /// Raised by thread 0: the helpers stop after their current iteration.
+    halt: AtomicBool,
+    /// Raised by a helper that found the arena full.
+    full: AtomicBool,
+    /// Raised by a helper that panicked.
+    failed: AtomicBool,
+}
+
+/// The root's visits beyond which the search stops, whatever its limits: every node's
+/// visits stay below `u32::MAX` even with a visit in flight from each of 65,536 threads.
+const VISITS_CAP: u32 = u32::MAX - (1 << 16);
+
+/// Thread 0's view of a running search: the limits, the clock and the report timer. It
+/// outlives the rounds between prunings of a full arena.
+struct Watch<'a> {
+    limits: &'a Limits,
+    control: &'a Control,
+    forced: bool,
+    budget: Option<time::Budget>,
+    nodes: Option<u64>,
+    plain: bool,
+    unlimited: bool,
+    pondering: bool,
+    clock: time::Clock,
+    last_info: Instant,
+    /// Thread 0's own iterations (the cadence of its checks).
+    steps: u64,
+}
+
+impl Watch<'_> {
+    /// Thread 0 iterates and watches until the search is over (true) or the arena must be
+    /// pruned (false, unless plain UCT, which just stops expanding). A helper that failed
+    /// ends the search.
+    fn main_loop(
+        &mut self,
+        run: &Run,
+        tree: &Tree,
+        worker: &mut Worker,
+        flags: &Flags,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> bool {
+        let mut idle = false;
+        loop {
+            if self.control.stopped() || flags.failed.load(Ordering::Relaxed) {
+                return true;
+            }
+            if flags.full.load(Ordering::Relaxed) {
+                return false;
+            }
+            let nodes_done = self.nodes.is_some_and(|n| run.claimed() >= n);
+            if idle || nodes_done || self.steps.is_multiple_of(CHECK_EVERY) || run.solved(tree) {
+                if self.pondering && self.control.ponderhit.load(Ordering::Relaxed) {
+                    self.pondering = false;
+                    self.clock = time::Clock::start(self.budget);
+                }
+                let done = nodes_done
+                    || self.forced
+                    || run.solved(tree)
+                    || tree.root().visits() >= VISITS_CAP
+                    || (!self.pondering && self.clock.should_stop(|| run.root_view(tree)));
+                if done && !(self.limits.infinite || self.pondering || self.unlimited) {
+                    return true;
+                }
+                idle = done;
+                if self.last_info.elapsed() >= INFO_EVERY {
+                    self.last_info = Instant::now();
+                    for info in run.infos(tree) {
+                        report(SearchEvent::Info(info));
+                    }
+                }
+                if idle {
+                    // Nothing left to search: wait for `stop` (or `ponderhit`) without spinning,
+                    // and let the helpers rest too.
+                    flags.halt.store(true, Ordering::Relaxed);
+                    std::thread::sleep(Duration::from_millis(1));
+                    continue;
+                }
+            }
+            match run.step(tree, worker, self.nodes) {
+                Stepped::Done => self.steps += 1,
+                Stepped::Full => {
+                    self.steps += 1;
+                    if !self.plain {
+                        return false;
+                    }
+                }
+                // The helpers took the last iterations: the next check ends the search.
+                Stepped::Exhausted => idle = true,
+            }
         }
     }
 }

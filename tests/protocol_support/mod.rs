@@ -238,3 +238,13 @@ pub fn bench_nodes<S: AsRef<str>>(lines: &[S]) -> u64 {
     assert!(nodes >= 1);
     nodes
 }
+
+/// The replies among `lines`: drops what a running search prints on its own (`info` lines,
+/// `info string reused ...`), keeps error lines and everything else. A search may print at
+/// any moment, so tests that talk to the engine during `go infinite` compare only these.
+pub fn replies(lines: Vec<String>) -> Vec<String> {
+    lines
+        .into_iter()
+        .filter(|l| !l.starts_with("info ") || l.starts_with("info string error"))
+        .collect()
+}

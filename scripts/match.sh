@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# An example match between two builds of the engine: the working tree against a git ref.
+#
+#   scripts/match.sh [BASE_REF] [-- extra `buffgreen match` arguments]
+#
+# Builds the working tree and BASE_REF (default: main; exported with git archive into
+# target/match-base and built there), then plays the 3-move deck twice (colours reversed) at
+# 10 s + 0.1 s per game on two workers, stopping early by SPRT (elo0=0 elo1=10). Games go to
+# target/match.pdn, which is then replayed and checked. Extra arguments are passed on and
+# override the defaults (e.g. -- --tc 2+0.02 --games 100, or --nodes 2000 instead of a clock).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=${1:-main}
+[ $# -gt 0 ] && shift
+[ "${1:-}" = -- ] && shift
+cargo build --release -q
+rm -rf target/match-base
+mkdir -p target/match-base
+git archive "$base" | tar -x -C target/match-base
+(cd target/match-base && cargo build --release -q)
+cp target/match-base/target/release/buffgreen target/buffgreen-base
+limit=(--tc 10+0.1)
+for a in "$@"; do
+    case "$a" in --tc|--movetime|--nodes) limit=() ;; esac
+done
+target/release/buffgreen match \
+    --engine "cmd=target/release/buffgreen name=new" \
+    --engine "cmd=target/buffgreen-base name=$base" \
+    --each "option.Threads=1 option.Hash=64" \
+    --openings tests/data/openings-3move.tsv \
+    "${limit[@]}" --concurrency 2 \
+    --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
+    --pdn target/match.pdn "$@"
+target/release/buffgreen match --verify-pdn target/match.pdn

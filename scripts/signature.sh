@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Compares the bench signature with the one recorded in git.
+#
+#   scripts/signature.sh
+#
+# Runs `buffgreen bench` ($BUFFGREEN or target/release/buffgreen) and compares its
+# `Nodes searched` with the `Bench: <n>` line in the message of the last commit that changed
+# src/search. Exit status 0 when they match, 1 when they differ, 2 when there is no signature.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+engine=${BUFFGREEN:-target/release/buffgreen}
+commit=$(git log -1 --format=%h -- src/search)
+[ -n "$commit" ] || { echo "no commit changed src/search" >&2; exit 2; }
+want=$(git log -1 --format=%B "$commit" | sed -n 's/^Bench: *\([0-9][0-9]*\).*/\1/p' | tail -n 1)
+got=$("$engine" bench 2>/dev/null | sed -n 's/^Nodes searched: *\([0-9][0-9]*\).*/\1/p')
+[ -n "$got" ] || { echo "bench printed no 'Nodes searched' line" >&2; exit 2; }
+if [ -z "$want" ]; then
+    echo "bench: $got; commit $commit (last to change src/search) has no 'Bench: <n>' line"
+    exit 2
+fi
+if [ "$got" = "$want" ]; then
+    echo "signature ok: Bench: $got (commit $commit)"
+else
+    echo "signature CHANGED: bench gives $got, commit $commit says Bench: $want"
+    exit 1
+fi

@@ -1,0 +1,211 @@
+//! One engine process: started from an [`EngineSpec`], fed lines on stdin, read by a thread
+//! that timestamps every line it receives so that waiting never blocks the runner forever.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::error::ArenaError;
+use super::spec::EngineSpec;
+
+/// A line from the engine, stamped when the reader thread got it, or the end of its output.
+enum Event {
+    Line(String, Instant),
+    Eof,
+}
+
+/// How talking to an engine went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The process closed its output or its input (exited or crashed).
+    Crashed,
+    /// Nothing acceptable arrived before the deadline.
+    Timeout,
+    /// A line that breaks the protocol at this point (for instance a second `bestmove`).
+    Protocol(String),
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Receiver<Event>,
+    /// Lines like `info string error: ...` the engine sent since they were last taken.
+    complaints: Vec<String>,
+    dead: bool,
+}
+
+impl EngineProcess {
+    /// Starts the program of `spec` with piped stdin/stdout; its stderr is discarded so that
+    /// the progress line stays readable.
+    pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, ArenaError> {
+        let mut cmd = Command::new(&spec.program);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|source| ArenaError::Spawn {
+            name: spec.name.clone(),
+            program: spec.program.clone(),
+            source,
+        })?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let (tx, events) = mpsc::channel();
+        if let Some(out) = stdout {
+            thread::spawn(move || {
+                let mut reader = BufReader::new(out);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let now = Instant::now();
+                            let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                            if tx.send(Event::Line(line, now)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+                let _ = tx.send(Event::Eof);
+            });
+        }
+        Ok(EngineProcess {
+            name: spec.name.clone(),
+            child,
+            stdin,
+            events,
+            complaints: Vec::new(),
+            dead: false,
+        })
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// False once the engine crashed, timed out without recovering, or was killed.
+    pub fn alive(&self) -> bool {
+        !self.dead
+    }
+
+    /// Sends one line; returns the moment it was flushed.
+    pub fn send(&mut self, line: &str) -> Result<Instant, Fault> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(Fault::Crashed);
+        };
+        let ok = stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush());
+        match ok {
+            Ok(()) => Ok(Instant::now()),
+            Err(_) => {
+                self.dead = true;
+                Err(Fault::Crashed)
+            }
+        }
+    }
+
+    /// Reads lines until `accept` returns `Some` for one (returned with its arrival time).
+    /// `reject` names lines that are protocol violations at this point. Engine complaints
+    /// (`info string error...`) are kept for [`EngineProcess::take_complaints`].
+    pub fn wait_for<T>(
+        &mut self,
+        deadline: Instant,
+        mut accept: impl FnMut(&str) -> Option<T>,
+        reject: impl Fn(&str) -> bool,
+    ) -> Result<(T, Instant), Fault> {
+        loop {
+            let now = Instant::now();
+            let event = if now >= deadline {
+                // Take what already arrived before declaring a timeout.
+                match self.events.try_recv() {
+                    Ok(e) => e,
+                    Err(mpsc::TryRecvError::Empty) => return Err(Fault::Timeout),
+                    Err(mpsc::TryRecvError::Disconnected) => Event::Eof,
+                }
+            } else {
+                match self.events.recv_timeout(deadline - now) {
+                    Ok(e) => e,
+                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Disconnected) => Event::Eof,
+                }
+            };
+            match event {
+                Event::Eof => {
+                    self.dead = true;
+                    return Err(Fault::Crashed);
+                }
+                Event::Line(line, at) => {
+                    if let Some(v) = accept(&line) {
+                        return Ok((v, at));
+                    }
+                    if reject(&line) {
+                        return Err(Fault::Protocol(line));
+                    }
+                    if line.starts_with("info string error") {
+                        self.complaints.push(line);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`; a `bestmove` meanwhile is a protocol violation
+    /// (there is no search to answer), which keeps stray replies out of the next move.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), Fault> {
+        let sent = self.send("isready")?;
+        self.wait_for(
+            sent + timeout,
+            |l| (l.trim() == "readyok").then_some(()),
+            |l| first_word(l) == Some("bestmove"),
+        )
+        .map(|_| ())
+    }
+
+    /// The engine's complaints since the last call.
+    pub fn take_complaints(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.complaints)
+    }
+
+    /// Kills the process now.
+    pub fn kill(&mut self) {
+        self.dead = true;
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    /// Asks a live engine to `quit`, gives it a moment, then kills it: no process outlives the
+    /// runner.
+    fn drop(&mut self) {
+        if !self.dead && self.send("quit").is_ok() {
+            self.stdin = None;
+            let until = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < until {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(2));
+            }
+        }
+        self.kill();
+    }
+}
+
+/// The first whitespace-separated word of a line.
+pub fn first_word(line: &str) -> Option<&str> {
+    line.split_whitespace().next()
+}

@@ -1,0 +1,496 @@
+//! The referee: plays one game between two engine processes and judges it with the library.
+//!
+//! Faults lose: an illegal move (or `bestmove none` while moves exist), a crash (the process
+//! closes its output or input), no reply (no `uciok`/`readyok`, or no `bestmove` under a
+//! `nodes` limit, within the reply timeout), running out of time (a move that takes longer
+//! than the clock, or the `movetime`, plus the time margin), and a protocol violation (a
+//! `bestmove` when no search runs). The game also ends by the rules (no legal move, draw
+//! clock) and by draw adjudication after a number of plies.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::engine::{first_word, EngineProcess, Fault};
+use super::error::ArenaError;
+use super::openings::Opening;
+use super::spec::EngineSpec;
+use super::tc::{Clock, Limit};
+use crate::board::{fen, Game, GameResult, Position, Rules};
+use crate::types::Color;
+
+/// How games are played and judged.
+#[derive(Clone, Debug)]
+pub struct RefereeConfig {
+    /// The rules, sent to both engines and used to judge.
+    pub rules: Rules,
+    /// Tolerance on the clock and on `movetime`, for the runner's own measuring and pipe
+    /// delays: a move may take this much longer than the time left before it loses.
+    pub margin: Duration,
+    /// How long to wait for `uciok`, `readyok`, and for `bestmove` under a `nodes` limit.
+    pub reply_timeout: Duration,
+    /// Adjudicate a draw once this many plies were played after the opening.
+    pub adjudicate_draw_after: Option<u32>,
+}
+
+/// The result of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// This side won.
+    Win(Color),
+    /// Drawn.
+    Draw,
+}
+
+impl Outcome {
+    /// The PDN result: White's score first, draughts-style: `2-0`, `0-2`, `1-1`.
+    pub fn pdn(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::White) => "2-0",
+            Outcome::Win(Color::Black) => "0-2",
+            Outcome::Draw => "1-1",
+        }
+    }
+
+    /// The points `side` scored: 1, 0.5 or 0.
+    pub fn score(self, side: Color) -> f64 {
+        match self {
+            Outcome::Win(c) if c == side => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+}
+
+/// Why a game ended; becomes the PDN `Termination` tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules: a side has no legal move, or the draw clock ran out.
+    Normal(GameResult),
+    /// Drawn by adjudication after this many plies.
+    Adjudication(u32),
+    /// The side sent a move that is not legal (`text` as sent).
+    IllegalMove(Color, String),
+    /// The side's engine exited, or closed its input or output.
+    Crash(Color),
+    /// The side's engine did not answer (`what` it did not send) in time.
+    NoReply(Color, &'static str),
+    /// The side exceeded its time by this much.
+    TimeForfeit(Color, Duration),
+    /// The side sent this line where the protocol does not allow it.
+    Protocol(Color, String),
+}
+
+fn cap(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+impl Termination {
+    /// The category: `normal`, `adjudication`, `illegal move`, `crash`, `no reply`,
+    /// `time forfeit`, `protocol violation`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Termination::Normal(_) => "normal",
+            Termination::Adjudication(_) => "adjudication",
+            Termination::IllegalMove(..) => "illegal move",
+            Termination::Crash(_) => "crash",
+            Termination::NoReply(..) => "no reply",
+            Termination::TimeForfeit(..) => "time forfeit",
+            Termination::Protocol(..) => "protocol violation",
+        }
+    }
+
+    /// The side at fault, if a fault ended the game.
+    pub fn culprit(&self) -> Option<Color> {
+        match self {
+            Termination::Normal(_) | Termination::Adjudication(_) => None,
+            Termination::IllegalMove(c, _)
+            | Termination::Crash(c)
+            | Termination::NoReply(c, _)
+            | Termination::TimeForfeit(c, _)
+            | Termination::Protocol(c, _) => Some(*c),
+        }
+    }
+
+    /// The tag text: the category, a colon, and what happened.
+    pub fn describe(&self, rules: &Rules) -> String {
+        let detail = match self {
+            Termination::Normal(GameResult::Win(c)) => format!("{} has no legal move", cap(!*c)),
+            Termination::Normal(_) => {
+                format!("draw by the {}-half-move rule", rules.draw_half_moves)
+            }
+            Termination::Adjudication(n) => format!("draw after {n} plies"),
+            Termination::IllegalMove(c, t) => format!("{} sent '{t}'", cap(*c)),
+            Termination::Crash(c) => format!("{}'s engine exited", cap(*c)),
+            Termination::NoReply(c, what) => format!("{} sent no {what}", cap(*c)),
+            Termination::TimeForfeit(c, over) => {
+                format!("{} exceeded its time by {} ms", cap(*c), over.as_millis())
+            }
+            Termination::Protocol(c, line) => format!("{} sent '{line}' unasked", cap(*c)),
+        };
+        format!("{}: {detail}", self.kind())
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The whole game: its start and every move, the opening's included.
+    pub game: Game,
+    /// Moves that came from the opening.
+    pub opening_plies: usize,
+    /// The result.
+    pub outcome: Outcome,
+    /// Why it ended.
+    pub termination: Termination,
+    /// Engine complaints (`info string error ...`) seen during the game, for the log.
+    pub warnings: Vec<String>,
+}
+
+/// Starts an engine and makes it ready: `uci`/`uciok`, the rules and the spec's options by
+/// `setoption`, then `isready`/`readyok`. A program that cannot be run at all is an error
+/// (the whole match is misconfigured); any later failure is the engine's fault.
+pub fn start_engine(
+    spec: &EngineSpec,
+    cfg: &RefereeConfig,
+) -> Result<Result<EngineProcess, (Fault, &'static str)>, ArenaError> {
+    let mut p = EngineProcess::spawn(spec)?;
+    let r = (|| {
+        let sent = p.send("uci").map_err(|f| (f, "uciok"))?;
+        p.wait_for(
+            sent + cfg.reply_timeout,
+            |l| (l.trim() == "uciok").then_some(()),
+            |_| false,
+        )
+        .map_err(|f| (f, "uciok"))?;
+        let rules = [
+            ("BackwardCapture", cfg.rules.backward_capture.to_string()),
+            ("LongKings", cfg.rules.long_kings.to_string()),
+            ("DrawHalfMoves", cfg.rules.draw_half_moves.to_string()),
+        ];
+        let opts = rules
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.clone()))
+            .chain(spec.options.iter().cloned());
+        for (name, value) in opts {
+            p.send(&format!("setoption name {name} value {value}"))
+                .map_err(|f| (f, "readyok"))?;
+        }
+        p.sync(cfg.reply_timeout).map_err(|f| (f, "readyok"))
+    })();
+    Ok(r.map(|_| p))
+}
+
+fn position_command(game: &Game) -> String {
+    let mut s = if *game.start() == Position::startpos() && game.start_clock() == 0 {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", fen::write(game.start()))
+    };
+    if game.moves().len() > 0 {
+        s.push_str(" moves");
+        for m in game.moves() {
+            s.push(' ');
+            s.push_str(&m.to_string());
+        }
+    }
+    s
+}
+
+/// The `go` command for `side` under its `limit`. On a clock the opponent's time is its own
+/// clock's, or a copy of the mover's when the opponent plays without one.
+fn go_command(side: Color, limit: &Limit, clocks: &[Option<Clock>; 2]) -> String {
+    match (limit, clocks[side.index()]) {
+        (Limit::Clock(_), Some(me)) => {
+            let other = clocks[(!side).index()].unwrap_or(me);
+            let (b, w) = match side {
+                Color::Black => (me, other),
+                Color::White => (other, me),
+            };
+            let mut s = format!(
+                "go wtime {} btime {} winc {} binc {}",
+                w.remaining().as_millis(),
+                b.remaining().as_millis(),
+                w.increment().as_millis(),
+                b.increment().as_millis()
+            );
+            if let Some(n) = me.moves_to_go() {
+                s.push_str(&format!(" movestogo {n}"));
+            }
+            s
+        }
+        (Limit::MoveTime(d), _) => format!("go movetime {}", d.as_millis()),
+        (Limit::Nodes(n), _) => format!("go nodes {n}"),
+        // A clock limit always comes with its clock; nodes is the harmless fallback.
+        (Limit::Clock(_), None) => "go nodes 1".to_string(),
+    }
+}
+
+/// Plays one game from `opening`, `engines[0]` with Black and `engines[1]` with White, each
+/// searching under its entry of `limits`, starting (or restarting) processes that are missing
+/// or dead. Returns `Ok(None)` when `stop` was raised during the game (the game is abandoned,
+/// not scored).
+pub fn play_game(
+    cfg: &RefereeConfig,
+    specs: [&EngineSpec; 2],
+    limits: [Limit; 2],
+    engines: [&mut Option<EngineProcess>; 2],
+    opening: &Opening,
+    stop: &AtomicBool,
+) -> Result<Option<Played>, ArenaError> {
+    let [black, white] = engines;
+    let mut seats = [black, white];
+    let mut game = opening.game.clone();
+    let opening_plies = game.moves().len();
+    let mut warnings = Vec::new();
+    let finish = |game: Game, outcome, termination, warnings| Played {
+        game,
+        opening_plies,
+        outcome,
+        termination,
+        warnings,
+    };
+
+    // Start and prepare both sides; a side that fails here loses before the first move.
+    for side in [Color::Black, Color::White] {
+        let seat = &mut seats[side.index()];
+        if !seat.as_ref().is_some_and(|p| p.alive()) {
+            **seat = None;
+            match start_engine(specs[side.index()], cfg)? {
+                Ok(p) => **seat = Some(p),
+                Err((fault, what)) => {
+                    let t = fault_termination(side, fault, what);
+                    return Ok(Some(finish(game, Outcome::Win(!side), t, warnings)));
+                }
+            }
+        }
+        let Some(p) = seat.as_mut() else {
+            continue;
+        };
+        let r = p.send("ucinewgame").and_then(|_| p.sync(cfg.reply_timeout));
+        if let Err(fault) = r {
+            kill_unless_alive(seat);
+            let t = fault_termination(side, fault, "readyok");
+            return Ok(Some(finish(game, Outcome::Win(!side), t, warnings)));
+        }
+    }
+
+    let mut clocks = limits.map(|l| match l {
+        Limit::Clock(tc) => Some(Clock::new(tc)),
+        _ => None,
+    });
+    let mut plies = 0u32;
+    loop {
+        let result = game.result();
+        if result != GameResult::Ongoing {
+            let outcome = match result {
+                GameResult::Win(c) => Outcome::Win(c),
+                _ => Outcome::Draw,
+            };
+            return Ok(Some(finish(
+                game,
+                outcome,
+                Termination::Normal(result),
+                warnings,
+            )));
+        }
+        if cfg.adjudicate_draw_after.is_some_and(|n| plies >= n) {
+            return Ok(Some(finish(
+                game,
+                Outcome::Draw,
+                Termination::Adjudication(plies),
+                warnings,
+            )));
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let side = game.position().side_to_move();
+        let seat = &mut seats[side.index()];
+        let Some(p) = seat.as_mut() else {
+            return Ok(Some(finish(
+                game,
+                Outcome::Win(!side),
+                Termination::Crash(side),
+                warnings,
+            )));
+        };
+        let limit = limits[side.index()];
+        let reply = ask_move(p, cfg, &limit, &game, &clocks, side);
+        warnings.extend(
+            p.take_complaints()
+                .into_iter()
+                .map(|c| format!("{}: {c}", p.name())),
+        );
+        let (text, elapsed) = match reply {
+            Ok(r) => r,
+            Err(t) => {
+                kill_unless_alive(seat);
+                return Ok(Some(finish(game, Outcome::Win(!side), t, warnings)));
+            }
+        };
+        let charged = match (limit, clocks[side.index()].as_mut()) {
+            (Limit::Clock(_), Some(clock)) => clock.charge(elapsed, cfg.margin),
+            (Limit::MoveTime(d), _) if elapsed > d + cfg.margin => Err(elapsed - d),
+            _ => Ok(()),
+        };
+        if let Err(over) = charged {
+            return Ok(Some(finish(
+                game,
+                Outcome::Win(!side),
+                Termination::TimeForfeit(side, over),
+                warnings,
+            )));
+        }
+        if game.play_str(&text).is_err() {
+            return Ok(Some(finish(
+                game,
+                Outcome::Win(!side),
+                Termination::IllegalMove(side, text),
+                warnings,
+            )));
+        }
+        plies += 1;
+    }
+}
+
+/// One move: sync, `position`, `go`, wait for `bestmove`. Returns the move text and the time
+/// from `go` to the `bestmove` line.
+fn ask_move(
+    p: &mut EngineProcess,
+    cfg: &RefereeConfig,
+    limit: &Limit,
+    game: &Game,
+    clocks: &[Option<Clock>; 2],
+    side: Color,
+) -> Result<(String, Duration), Termination> {
+    p.sync(cfg.reply_timeout)
+        .map_err(|f| fault_termination(side, f, "readyok"))?;
+    p.send(&position_command(game))
+        .map_err(|f| fault_termination(side, f, "bestmove"))?;
+    let sent = p
+        .send(&go_command(side, limit, clocks))
+        .map_err(|f| fault_termination(side, f, "bestmove"))?;
+    let clock = clocks[side.index()];
+    let budget = match (limit, clock) {
+        (Limit::Clock(_), Some(c)) => c.allowance(cfg.margin),
+        (Limit::MoveTime(d), _) => *d + cfg.margin,
+        _ => cfg.reply_timeout,
+    };
+    let got = p.wait_for(
+        sent + budget,
+        |l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some("bestmove")).then(|| w.next().unwrap_or("").to_string())
+        },
+        |_| false,
+    );
+    match got {
+        Ok((text, at)) => Ok((text, at.saturating_duration_since(sent))),
+        Err(Fault::Timeout) => {
+            // Out of time (or no reply): stop the search and keep the process if it answers.
+            let late = Instant::now().saturating_duration_since(sent);
+            let _ = p.send("stop");
+            let recovered = p.wait_for(
+                Instant::now() + cfg.reply_timeout.min(Duration::from_secs(1)),
+                |l| (first_word(l) == Some("bestmove")).then_some(()),
+                |_| false,
+            );
+            if recovered.is_err() {
+                p.kill();
+            }
+            Err(match (limit, clock) {
+                (Limit::Clock(_), Some(c)) => {
+                    Termination::TimeForfeit(side, late.saturating_sub(c.remaining()))
+                }
+                (Limit::MoveTime(d), _) => Termination::TimeForfeit(side, late.saturating_sub(*d)),
+                _ => Termination::NoReply(side, "bestmove"),
+            })
+        }
+        Err(f) => Err(fault_termination(side, f, "bestmove")),
+    }
+}
+
+fn fault_termination(side: Color, fault: Fault, what: &'static str) -> Termination {
+    match fault {
+        Fault::Crashed => Termination::Crash(side),
+        Fault::Timeout => Termination::NoReply(side, what),
+        Fault::Protocol(line) => Termination::Protocol(side, line),
+    }
+}
+
+/// Drops a process that is dead so that the next game starts a fresh one.
+fn kill_unless_alive(seat: &mut Option<EngineProcess>) {
+    if seat.as_ref().is_some_and(|p| !p.alive()) {
+        *seat = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Game;
+
+    #[test]
+    fn commands() {
+        let mut g = Game::new(Position::startpos(), 0, Rules::default());
+        assert_eq!(position_command(&g), "position startpos");
+        g.play_str("11-15").unwrap();
+        g.play_str("23-19").unwrap();
+        assert_eq!(position_command(&g), "position startpos moves 11-15 23-19");
+        let g = Game::new(fen::parse("W:W18:B14").unwrap(), 0, Rules::default());
+        assert_eq!(position_command(&g), "position fen W:W18:B14");
+        let tc: super::super::tc::TimeControl = "40/60+0.6".parse().unwrap();
+        let clocks = [Some(Clock::new(tc)), Some(Clock::new(tc))];
+        assert_eq!(
+            go_command(Color::Black, &Limit::Clock(tc), &clocks),
+            "go wtime 60000 btime 60000 winc 600 binc 600 movestogo 40"
+        );
+        assert_eq!(
+            go_command(Color::White, &Limit::Nodes(5), &clocks),
+            "go nodes 5"
+        );
+        assert_eq!(
+            go_command(
+                Color::Black,
+                &Limit::MoveTime(Duration::from_millis(80)),
+                &clocks
+            ),
+            "go movetime 80"
+        );
+        // Black on a clock, White searching a fixed number of nodes.
+        let mut mine = Clock::new("10+0.1".parse().unwrap());
+        mine.charge(Duration::from_millis(500), Duration::ZERO)
+            .unwrap();
+        let mixed = [Some(mine), None];
+        assert_eq!(
+            go_command(Color::Black, &Limit::Clock(tc), &mixed),
+            "go wtime 9600 btime 9600 winc 100 binc 100"
+        );
+    }
+
+    #[test]
+    fn termination_texts() {
+        let r = Rules::default();
+        assert_eq!(
+            Termination::Normal(GameResult::Win(Color::White)).describe(&r),
+            "normal: Black has no legal move"
+        );
+        assert_eq!(
+            Termination::Normal(GameResult::Draw).describe(&r),
+            "normal: draw by the 80-half-move rule"
+        );
+        assert_eq!(
+            Termination::IllegalMove(Color::Black, "1-5".into()).describe(&r),
+            "illegal move: Black sent '1-5'"
+        );
+        assert_eq!(
+            Termination::TimeForfeit(Color::White, Duration::from_millis(12)).describe(&r),
+            "time forfeit: White exceeded its time by 12 ms"
+        );
+        assert_eq!(Outcome::Win(Color::Black).pdn(), "0-2");
+        assert_eq!(Outcome::Draw.score(Color::White), 0.5);
+    }
+}

@@ -1,0 +1,201 @@
+//! Match statistics: wins/draws/losses, score, Elo difference with a 95% error bar, likelihood
+//! of superiority, and the pentanomial count of game pairs.
+
+/// Results from one engine's point of view against one opponent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Completed pairs (same opening, colours reversed) by points scored in the pair:
+    /// `[0, 0.5, 1, 1.5, 2]`, i.e. LL, LD, LW+DD, DW, WW.
+    pub pairs: [u32; 5],
+}
+
+/// Expected score of a side that is `elo` logistic Elo stronger.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The logistic Elo difference that gives score fraction `s` (infinite at 0 and 1).
+pub fn elo_of_score(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7).
+pub fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x >= 0.0 {
+        y
+    } else {
+        -y
+    }
+}
+
+impl Tally {
+    /// Adds one game's points (1, 0.5 or 0).
+    pub fn add_game(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// Adds a completed pair scoring `points` (0, 0.5, ..., 2).
+    pub fn add_pair(&mut self, points: f64) {
+        let i = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.pairs[i] += 1;
+    }
+
+    /// The same results seen from the opponent.
+    pub fn flipped(&self) -> Tally {
+        let mut pairs = self.pairs;
+        pairs.reverse();
+        Tally {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+            pairs,
+        }
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points scored.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    /// Score fraction (0.5 with no games).
+    pub fn score(&self) -> f64 {
+        match self.games() {
+            0 => 0.5,
+            n => self.points() / n as f64,
+        }
+    }
+
+    /// Elo difference and the half-width of its 95% confidence interval, from the per-game
+    /// variance of the score (normal approximation).
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (0.0, f64::INFINITY);
+        }
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        let margin = 1.959_964 * (var / n).sqrt();
+        let lo = elo_of_score(s - margin);
+        let hi = elo_of_score(s + margin);
+        (elo_of_score(s), (hi - lo) / 2.0)
+    }
+
+    /// Likelihood of superiority: the probability that this side is the stronger, from wins
+    /// and losses (draws carry no information about it).
+    pub fn los(&self) -> f64 {
+        let (w, l) = (self.wins as f64, self.losses as f64);
+        if w + l == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+    }
+}
+
+/// Formats an error bar: `45.2`, or `inf` when the score is 0 or 1.
+pub fn fmt_err(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:.1}")
+    } else {
+        "inf".to_string()
+    }
+}
+
+/// Formats an Elo figure: `+12.3`, `-4.0`, `+inf`, `-inf`.
+pub fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if e.is_nan() {
+        "nan".to_string()
+    } else {
+        // Adding 0.0 turns -0.0 into 0.0, so an even score prints as +0.0.
+        format!("{:+.1}", e + 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_los() {
+        let t = Tally {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+            pairs: [0; 5],
+        };
+        assert_eq!(t.games(), 100);
+        assert!((t.score() - 0.7).abs() < 1e-12);
+        let (elo, err) = t.elo();
+        // -400 log10(1/0.7 - 1) = 147.19; sd 0.4, se 0.04, 0.7 +- 0.0784.
+        assert!((elo - 147.19).abs() < 0.01, "{elo}");
+        let want = (elo_of_score(0.7 + 0.078_398_56) - elo_of_score(0.7 - 0.078_398_56)) / 2.0;
+        assert!((err - want).abs() < 1e-6);
+        assert!((err - 66.01).abs() < 0.01, "{err}");
+        // 0.5 (1 + erf(40 / sqrt(160))).
+        assert!((t.los() - 0.999_996_1).abs() < 1e-6, "{}", t.los());
+        let even = Tally {
+            wins: 5,
+            draws: 3,
+            losses: 5,
+            pairs: [0; 5],
+        };
+        assert!((even.los() - 0.5).abs() < 1e-8);
+        assert_eq!(even.elo().0, 0.0);
+        let all = Tally {
+            wins: 4,
+            ..Tally::default()
+        };
+        assert_eq!(fmt_elo(all.elo().0), "+inf");
+        assert_eq!(fmt_elo(-0.0), "+0.0");
+        assert_eq!(fmt_elo(all.flipped().elo().0), "-inf");
+        assert!((erf(0.5) - 0.520_499_9).abs() < 2e-7);
+        assert!((expected_score(0.0) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pairs_and_flip() {
+        let mut t = Tally::default();
+        for p in [1.0, 0.5, 0.0] {
+            t.add_game(p);
+        }
+        t.add_pair(2.0);
+        t.add_pair(1.0);
+        t.add_pair(1.5);
+        assert_eq!((t.wins, t.draws, t.losses), (1, 1, 1));
+        assert_eq!(t.pairs, [0, 0, 1, 1, 1]);
+        assert_eq!(t.flipped().pairs, [1, 1, 1, 0, 0]);
+    }
+}

@@ -1,0 +1,260 @@
+//! The state of one search: the root, the statistics for `info`, and what the time manager
+//! and the final answer read off the tree.
+//!
+//! A `Run` is shared by the search threads (`&Run`): its statistics are atomics that every
+//! thread adds to, and each thread brings its own [`Worker`].
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::board::{Game, Position, Rules};
+use crate::search::node::PackedMove;
+use crate::search::tree::Tree;
+use crate::search::uct::{Outcome, Params, Worker};
+use crate::search::{plain, report, solver, time, SearchConfig, SearchInfo, SearchOutcome};
+use crate::types::Move;
+
+/// The state of one search.
+pub(super) struct Run {
+    params: Params,
+    pub(super) rules: Rules,
+    pub(super) pos: Position,
+    clock: u32,
+    multipv: usize,
+    seed: u64,
+    /// Root children that may be played (by index in the block); empty: all.
+    allowed: Vec<bool>,
+    /// Win, draw, loss counts per root child in this search, for `wdl`.
+    counts: Vec<[AtomicU64; 3]>,
+    pub(super) start: Instant,
+    /// Iterations handed out (the `nodes` limit is checked against it, across threads).
+    claimed: AtomicU64,
+    /// Iterations done.
+    iterations: AtomicU64,
+    depth_sum: AtomicU64,
+    seldepth: AtomicU32,
+}
+
+/// What [`Run::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stepped {
+    /// One iteration.
+    Done,
+    /// One iteration, and the arena was too full to expand a leaf.
+    Full,
+    /// None: the `nodes` limit is used up.
+    Exhausted,
+}
+
+impl Run {
+    /// The state of a search of `game` that began at `start`.
+    pub(super) fn new(config: &SearchConfig, game: &Game, start: Instant) -> Run {
+        let params = if config.plain_uct {
+            plain::params()
+        } else {
+            Params::uct(
+                config.exploration,
+                config.fpu_reduction,
+                config.eval_cut,
+                config.playout_policy,
+            )
+        };
+        Run {
+            params,
+            rules: *game.rules(),
+            pos: *game.position(),
+            clock: game.clock(),
+            multipv: config.multipv.max(1),
+            seed: config.seed,
+            allowed: Vec::new(),
+            counts: Vec::new(),
+            start,
+            claimed: AtomicU64::new(0),
+            iterations: AtomicU64::new(0),
+            depth_sum: AtomicU64::new(0),
+            seldepth: AtomicU32::new(0),
+        }
+    }
+
+    /// The workers of `threads` search threads. One generator per thread, seeded from `seed`:
+    /// thread 0 exactly as a one-thread search (reproducible), thread `i` jumped `i` times
+    /// (2^128 draws apart, so the streams never overlap). With several threads every worker
+    /// counts visits on the way down (virtual loss).
+    pub(super) fn workers(&self, threads: usize) -> Vec<Worker> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed);
+        (0..threads.max(1))
+            .map(|_| {
+                let this = rng.clone();
+                rng.jump();
+                if threads > 1 {
+                    Worker::shared(this)
+                } else {
+                    Worker::new(this)
+                }
+            })
+            .collect()
+    }
+
+    /// Iterations done so far (all threads).
+    pub(super) fn iterations(&self) -> u64 {
+        self.iterations.load(Relaxed)
+    }
+
+    /// Iterations handed out so far (all threads; may pass the limit by refused claims).
+    pub(super) fn claimed(&self) -> u64 {
+        self.claimed.load(Relaxed)
+    }
+
+    /// Restricts the root to `searchmoves` (none: every move); returns how many root
+    /// children may be played.
+    pub(super) fn mask_root(&mut self, tree: &Tree, searchmoves: &[Move]) -> usize {
+        let children = tree.root().children();
+        self.allowed.clear();
+        if !searchmoves.is_empty() {
+            self.allowed = children
+                .clone()
+                .map(|c| {
+                    let pm = tree.node(c).mv();
+                    searchmoves.iter().any(|&m| PackedMove::new(m) == pm)
+                })
+                .collect();
+        }
+        self.counts = children.clone().map(|_| Default::default()).collect();
+        if self.allowed.is_empty() {
+            children.len()
+        } else {
+            self.allowed.iter().filter(|&&a| a).count()
+        }
+    }
+
+    /// One iteration by `worker`, unless the `nodes` limit (counted over all threads) is
+    /// used up.
+    #[inline]
+    pub(super) fn step(&self, tree: &Tree, worker: &mut Worker, nodes: Option<u64>) -> Stepped {
+        if let Some(limit) = nodes {
+            if self.claimed.fetch_add(1, Relaxed) >= limit {
+                return Stepped::Exhausted;
+            }
+        }
+        let step = worker.iterate(
+            tree,
+            &self.params,
+            &self.rules,
+            &self.pos,
+            self.clock,
+            &self.allowed,
+        );
+        self.iterations.fetch_add(1, Relaxed);
+        self.depth_sum.fetch_add(step.depth as u64, Relaxed);
+        self.seldepth.fetch_max(step.depth, Relaxed);
+        if let (Some(outcome), Some(k)) = (step.outcome, step.root_child) {
+            let slot = match outcome {
+                Outcome::Win => 0,
+                Outcome::Draw => 1,
+                Outcome::Loss => 2,
+            };
+            if let Some(c) = self.counts.get(k as usize) {
+                c[slot].fetch_add(1, Relaxed);
+            }
+        }
+        if step.full {
+            Stepped::Full
+        } else {
+            Stepped::Done
+        }
+    }
+
+    /// True when the solver decided the root (among the allowed moves).
+    pub(super) fn solved(&self, tree: &Tree) -> bool {
+        if !self.params.solver {
+            return false;
+        }
+        if self.allowed.is_empty() {
+            return tree.root().proof().is_some();
+        }
+        solver::Proof::of_parent(
+            tree.root()
+                .children()
+                .zip(&self.allowed)
+                .filter(|(_, &a)| a)
+                .map(|(c, _)| tree.node(c).proof()),
+        )
+        .is_some()
+    }
+
+    /// What the time manager needs to know about the root.
+    pub(super) fn root_view(&self, tree: &Tree) -> time::RootView {
+        let ranked = report::ranked_root(tree, self.params.solver, &self.allowed);
+        let visits = |k: usize| ranked.get(k).map_or(0, |&c| tree.node(c).visits() as u64);
+        let mean = |c: u32| tree.node(c).mean().unwrap_or(0.0);
+        let agrees = match ranked.first() {
+            Some(&best) => ranked
+                .iter()
+                .filter(|&&c| tree.node(c).visits() as u64 * 100 >= visits(0))
+                .all(|&c| mean(c) <= mean(best)),
+            None => true,
+        };
+        time::RootView {
+            best_visits: visits(0),
+            second_visits: visits(1),
+            agrees,
+            iterations: self.iterations(),
+        }
+    }
+
+    /// One `SearchInfo` per MultiPV line.
+    pub(super) fn infos(&self, tree: &Tree) -> Vec<SearchInfo> {
+        let solver = self.params.solver;
+        let time = self.start.elapsed();
+        let iterations = self.iterations();
+        let nps = match time.as_secs_f64() {
+            s if s > 0.0 => (iterations as f64 / s) as u64,
+            _ => 0,
+        };
+        let depth_sum = self.depth_sum.load(Relaxed);
+        let seldepth = self.seldepth.load(Relaxed);
+        let depth = match iterations {
+            0 => 1,
+            n => ((depth_sum + n / 2) / n).max(1) as u32,
+        };
+        let first = tree.root().first_child();
+        report::ranked_root(tree, solver, &self.allowed)
+            .into_iter()
+            .take(self.multipv)
+            .enumerate()
+            .map(|(k, c)| {
+                let node = tree.node(c);
+                let counts = self
+                    .counts
+                    .get((c - first) as usize)
+                    .map(|c| c.each_ref().map(|x| x.load(Relaxed)));
+                SearchInfo {
+                    multipv: k + 1,
+                    depth,
+                    seldepth: seldepth.max(depth),
+                    nodes: iterations,
+                    nps,
+                    time,
+                    score: report::score(node, solver),
+                    wdl: Some(report::wdl(node, counts.unwrap_or_default(), solver)),
+                    pv: report::pv(tree, c, &self.pos, &self.rules, solver),
+                }
+            })
+            .collect()
+    }
+
+    /// The best move and the expected reply.
+    pub(super) fn outcome(&self, tree: &Tree) -> SearchOutcome {
+        let solver = self.params.solver;
+        let best = report::best_child(tree, 0, solver, &self.allowed);
+        let line = best.map(|c| report::pv(tree, c, &self.pos, &self.rules, solver));
+        SearchOutcome {
+            best: line.as_ref().and_then(|l| l.first().copied()),
+            ponder: line.as_ref().and_then(|l| l.get(1).copied()),
+            nodes: self.iterations(),
+        }
+    }
+}

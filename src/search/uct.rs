@@ -1,0 +1,382 @@
+//! One UCT iteration: selection by UCB1, expansion, playout, backpropagation (with the solver).
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
+use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
+use crate::search::playout::{Playout, PlayoutEnd};
+use crate::search::solver::Proof;
+use crate::search::tree::Tree;
+
+/// How unvisited children are valued.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FirstPlay {
+    /// As if visited once with the parent's mean (from the chooser's view) minus a reduction.
+    ParentMean(f64),
+    /// Before any visited sibling, in generation order (classic UCB1).
+    Infinite,
+}
+
+/// The knobs of the iteration. [`Params::uct`] is the engine; [`super::plain`] the baseline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// UCB1 exploration constant `c` in `q + c * sqrt(ln N / n)`.
+    pub exploration: f64,
+    /// First-play value of unvisited children.
+    pub first_play: FirstPlay,
+    /// Prove wins, losses and draws and propagate them (MCTS-Solver).
+    pub solver: bool,
+    /// Playout length limit in plies.
+    pub playout_plies: u32,
+    /// What an unfinished (cut) playout is worth, in `SCALE` units, to every node on the path.
+    pub unfinished: u64,
+    /// A leaf is expanded once it has this many visits.
+    pub expand_visits: u32,
+    /// Cut playouts after this many plies and score them by the static evaluation
+    /// (0: play to the end).
+    pub eval_cut: u32,
+    /// Cut playouts follow the greedy policy ([`Playout::policy_move`]) instead of uniform
+    /// random moves.
+    pub playout_policy: bool,
+}
+
+impl Params {
+    /// The engine's search with exploration constant `exploration` and first-play
+    /// reduction `fpu_reduction`.
+    pub fn uct(
+        exploration: f64,
+        fpu_reduction: f64,
+        eval_cut: u32,
+        playout_policy: bool,
+    ) -> Params {
+        Params {
+            exploration,
+            first_play: FirstPlay::ParentMean(fpu_reduction),
+            solver: true,
+            // Random games end long before this under the draw rule; with the rule switched
+            // off, king endings could shuffle for ever: a cut playout counts as a draw.
+            playout_plies: 1_000,
+            unfinished: DRAW,
+            expand_visits: 1,
+            eval_cut,
+            playout_policy,
+        }
+    }
+}
+
+/// What one iteration did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Depth of the tree node the playout started from (root = 0).
+    pub depth: u32,
+    /// The result for the side to move at the root: win, draw or loss (`None` when cut).
+    pub outcome: Option<Outcome>,
+    /// The root child the iteration went through (index within the root's children).
+    pub root_child: Option<u32>,
+    /// The arena had no room to expand a leaf.
+    pub full: bool,
+}
+
+/// A decided result, from the root mover's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The root's side won.
+    Win,
+    /// Drawn.
+    Draw,
+    /// The root's side lost.
+    Loss,
+}
+
+/// One search thread's working state.
+#[derive(Debug)]
+pub struct Worker {
+    /// Its random number generator.
+    pub rng: Xoshiro256PlusPlus,
+    playout: Playout,
+    list: MoveList,
+    path: Vec<u32>,
+    /// Other threads share the tree: count visits on the way down (virtual loss) and add
+    /// with atomic read-modify-writes.
+    shared: bool,
+}
+
+impl Worker {
+    /// A worker with its generator.
+    pub fn new(rng: Xoshiro256PlusPlus) -> Worker {
+        Worker {
+            rng,
+            playout: Playout::new(),
+            list: MoveList::new(),
+            path: Vec::with_capacity(256),
+            shared: false,
+        }
+    }
+
+    /// A worker for a tree that other threads search at the same time.
+    pub fn shared(rng: Xoshiro256PlusPlus) -> Worker {
+        Worker {
+            shared: true,
+            ..Worker::new(rng)
+        }
+    }
+
+    /// Expands `index` (at `pos`) with its legal moves, merging moves that lead to the same
+    /// position. Returns false when the arena is full or the moves do not fit a node.
+    pub fn expand(&mut self, tree: &Tree, index: u32, pos: &Position, rules: &Rules) -> bool {
+        generate_moves(pos, rules, &mut self.list);
+        expand_with(tree, index, &self.list) == Expansion::Done
+    }
+
+    /// Runs one iteration from the root (position `root_pos`, clock `root_clock`).
+    /// `allowed` filters the root's children (by index in the block); empty allows all.
+    pub fn iterate(
+        &mut self,
+        tree: &Tree,
+        params: &Params,
+        rules: &Rules,
+        root_pos: &Position,
+        root_clock: u32,
+        allowed: &[bool],
+    ) -> Step {
+        let mut pos = *root_pos;
+        let mut clock = root_clock;
+        let mut index = 0u32;
+        self.path.clear();
+        self.path.push(0);
+        if self.shared {
+            tree.root().add_visit();
+        }
+        let mut full = false;
+        let mut expanded = false;
+        // The result for the player who moved into the last node of the path.
+        let leaf = loop {
+            let node = tree.node(index);
+            // Terminal or solved: the exact result, no playout needed. The root is always
+            // searched: its proof may stand on moves `searchmoves` excludes.
+            if let Some(proof) = node.proof().filter(|_| index != 0) {
+                break Leaf::Known(proof.value());
+            }
+            if node.is_expanded() {
+                let filter = if index == 0 { allowed } else { &[] };
+                index = select(tree, index, params, filter);
+                let mv = tree.node(index).mv().playable();
+                clock = next_clock(mv, clock);
+                pos.play_unchecked(mv);
+                self.path.push(index);
+                if self.shared {
+                    tree.node(index).add_visit();
+                }
+                continue;
+            }
+            // A leaf: is the game over here? (No legal move loses before the draw rule.)
+            if !has_moves(&pos, rules) {
+                node.set_proof(Proof::Win(0));
+                break Leaf::Proven(WIN);
+            }
+            if rules.draw_half_moves > 0 && clock >= rules.draw_half_moves {
+                node.set_proof(Proof::Draw);
+                break Leaf::Proven(DRAW);
+            }
+            // Visits before this iteration (a shared tree counted this one on the way down).
+            let before = node.visits() - self.shared as u32;
+            if !expanded && before >= params.expand_visits {
+                generate_moves(&pos, rules, &mut self.list);
+                match expand_with(tree, index, &self.list) {
+                    // Descend once more into the new children and stop at the new leaf.
+                    Expansion::Done => {
+                        expanded = true;
+                        continue;
+                    }
+                    // Another thread is expanding it: a playout from here is as good.
+                    Expansion::Busy => {}
+                    Expansion::Full => full = true,
+                }
+            }
+            let (end, _) = if params.eval_cut > 0 {
+                self.playout.run_cut(
+                    pos,
+                    clock,
+                    rules,
+                    &mut self.rng,
+                    params.eval_cut,
+                    params.playout_policy,
+                )
+            } else {
+                self.playout
+                    .run(pos, clock, rules, &mut self.rng, params.playout_plies)
+            };
+            // The playout reports from the view of the side to move at the leaf, which is the
+            // opponent of the player who moved into it.
+            break match end {
+                PlayoutEnd::Win => Leaf::Known(LOSS),
+                PlayoutEnd::Loss => Leaf::Known(WIN),
+                PlayoutEnd::Draw => Leaf::Known(DRAW),
+                PlayoutEnd::Unfinished => Leaf::Cut,
+                PlayoutEnd::Scored(v) => Leaf::Scored(SCALE - v),
+            };
+        };
+        let depth = self.path.len() as u32 - 1;
+        let outcome = match leaf {
+            Leaf::Known(v) | Leaf::Proven(v) => {
+                let root_side = if depth % 2 == 1 { v } else { SCALE - v };
+                Some(match root_side {
+                    WIN => Outcome::Win,
+                    LOSS => Outcome::Loss,
+                    _ => Outcome::Draw,
+                })
+            }
+            Leaf::Cut | Leaf::Scored(_) => None,
+        };
+        self.backpropagate(tree, params, leaf);
+        let root_child = self.path.get(1).map(|&c| c - tree.root().first_child());
+        Step {
+            depth,
+            outcome,
+            root_child,
+            full,
+        }
+    }
+
+    /// Adds the result to every node of the path, flipping it each ply (a cut playout is worth
+    /// the same to both sides); with the solver, a new proof travels up as long as it proves
+    /// the parent too.
+    fn backpropagate(&self, tree: &Tree, params: &Params, leaf: Leaf) {
+        let (mut value, flips, mut proving) = match leaf {
+            Leaf::Known(v) | Leaf::Scored(v) => (v, true, false),
+            Leaf::Proven(v) => (v, true, params.solver),
+            Leaf::Cut => (params.unfinished, false, false),
+        };
+        for (k, &index) in self.path.iter().enumerate().rev() {
+            if self.shared {
+                tree.node(index).add_value(value);
+            } else {
+                tree.node(index).add(value);
+            }
+            if proving && k > 0 {
+                let parent = tree.node(self.path[k - 1]);
+                proving = false;
+                if parent.proof().is_none() {
+                    if let Some(p) =
+                        Proof::of_parent(parent.children().map(|c| tree.node(c).proof()))
+                    {
+                        // Whoever writes the proof first carries it on up.
+                        proving = parent.try_set_proof(p);
+                    }
+                }
+            }
+            if flips {
+                value = SCALE - value;
+            }
+        }
+    }
+}
+
+/// How an iteration's descent ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leaf {
+    /// A result for the player who moved into the leaf (`SCALE` units).
+    Known(u64),
+    /// The leaf was just proven terminal, with this result.
+    Proven(u64),
+    /// The playout was cut before the end.
+    Cut,
+    /// The playout was cut and scored by the evaluation, for the player who moved into the
+    /// leaf (`SCALE` units).
+    Scored(u64),
+}
+
+/// What an attempt to expand a node came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expansion {
+    /// The children are linked.
+    Done,
+    /// Another thread is expanding (or has expanded) the node.
+    Busy,
+    /// The children do not fit the arena (or a node).
+    Full,
+}
+
+/// Creates the children of `index` from `moves`. Only the thread that claims the node writes
+/// its children; the others are told [`Expansion::Busy`].
+fn expand_with(tree: &Tree, index: u32, moves: &MoveList) -> Expansion {
+    // Merge moves with the same effect (a king's loop in either order): one child each.
+    let mut count = 0usize;
+    for (i, &m) in moves.iter().enumerate() {
+        let pm = PackedMove::new(m);
+        if !m.is_capture() || !moves[..i].iter().any(|&o| PackedMove::new(o) == pm) {
+            count += 1;
+        }
+    }
+    if count > u16::MAX as usize {
+        return Expansion::Full;
+    }
+    let node = tree.node(index);
+    if !node.try_claim_expansion() {
+        return Expansion::Busy;
+    }
+    let Some(first) = tree.alloc(count) else {
+        node.release_expansion();
+        return Expansion::Full;
+    };
+    let mut at = first;
+    for (i, &m) in moves.iter().enumerate() {
+        let pm = PackedMove::new(m);
+        if !m.is_capture() || !moves[..i].iter().any(|&o| PackedMove::new(o) == pm) {
+            tree.node(at).init(pm);
+            at += 1;
+        }
+    }
+    node.set_children(first, count as u16);
+    Expansion::Done
+}
+
+/// The UCB1 choice among the children of `index`. `allowed`, when not empty, masks children.
+#[inline]
+pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool]) -> u32 {
+    let parent = tree.node(index);
+    let n = parent.visits().max(1) as f64;
+    let c_log = params.exploration * n.ln().sqrt();
+    let first_play = match params.first_play {
+        FirstPlay::ParentMean(reduction) => {
+            // The parent's mean is from its mover's view; the chooser is the other player.
+            let q = parent.mean().map_or(0.5, |m| 1.0 - m);
+            q - reduction + c_log
+        }
+        FirstPlay::Infinite => f64::INFINITY,
+    };
+    let mut best = u32::MAX;
+    let mut best_score = f64::NEG_INFINITY;
+    let mut fallback = parent.first_child();
+    for (k, c) in parent.children().enumerate() {
+        if !allowed.is_empty() && !allowed[k] {
+            continue;
+        }
+        fallback = c;
+        let child = tree.node(c);
+        let visits = child.visits();
+        if params.solver {
+            match child.proof() {
+                Some(Proof::Win(_)) => return c,
+                Some(Proof::Loss(_)) => continue,
+                _ => {}
+            }
+        }
+        let score = if visits == 0 {
+            first_play
+        } else {
+            let q = child.value_sum() as f64 / (visits as f64 * SCALE as f64);
+            q + c_log / (visits as f64).sqrt()
+        };
+        if score > best_score {
+            best_score = score;
+            best = c;
+        }
+    }
+    // Every allowed child is a proven loss: any of them will do (the parent is proven too).
+    if best == u32::MAX {
+        fallback
+    } else {
+        best
+    }
+}

@@ -1,0 +1,174 @@
+//! The shell scripts in scripts/: perft.sh against the shipped table, suite.sh on the tactical
+//! suite and on hand-made lines, signature.sh against a throwaway git history.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn script(name: &str, args: &[&str], engine: &str) -> Output {
+    Command::new("bash")
+        .arg(Path::new(ROOT).join("scripts").join(name))
+        .args(args)
+        .env("BUFFGREEN", engine)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("bg-scripts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn perft_script_checks_the_table() {
+    let o = script("perft.sh", &[], BIN);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("ok ")).count(), 33);
+    assert!(out.ends_with("33 passed, 0 failed\n"), "{out}");
+    let dir = temp("perft");
+    let table = dir.join("t.txt");
+    std::fs::write(
+        &table,
+        "# a comment\nenglish ; startpos ; 3 ; 302\ndefault ; B:W18:B14 ; 1 ; 2\n",
+    )
+    .unwrap();
+    let o = script("perft.sh", &[table.to_str().unwrap()], BIN);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("\nFAIL  default     depth 1             2  got 1  B:W18:B14\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn suite_script_runs_every_position() {
+    let suite = Path::new(ROOT).join("tests/data/suites/tactics.txt");
+    let o = script("suite.sh", &["--nodes", "50", suite.to_str().unwrap()], BIN);
+    let out = text(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 21, "{out}");
+    assert!(
+        lines[0].starts_with("ok   bg.shot.01     default  played ")
+            || lines[0].starts_with("FAIL bg.shot.01     default  played ")
+    );
+    assert!(lines[0].ends_with(" bm 29-25"), "{}", lines[0]);
+    assert!(
+        lines[19].contains(" en.avoid.04    english  played "),
+        "{}",
+        lines[19]
+    );
+    let solved = lines.iter().filter(|l| l.starts_with("ok ")).count();
+    assert_eq!(lines[20], format!("Solved: {solved}/20 (nodes 50)"));
+    assert_eq!(o.status.code(), Some(if solved == 20 { 0 } else { 1 }));
+
+    // A forced capture is solved by any engine; a bm that is not even legal never is.
+    let dir = temp("suite");
+    let file = dir.join("s.txt");
+    std::fs::write(
+        &file,
+        "B:W18:B14 ; bm 14x23 ; id forced\nB:W18:B14 ; id wrong ; bm 14-17 ; rules english\n",
+    )
+    .unwrap();
+    let o = script(
+        "suite.sh",
+        &["--movetime", "20", file.to_str().unwrap()],
+        BIN,
+    );
+    let out = text(&o);
+    assert_eq!(
+        out,
+        "ok   forced         default  played 14x23      bm 14x23\n\
+         FAIL wrong          english  played 14x23      bm 14-17\n\
+         Solved: 1/2 (movetime 20 ms)\n"
+    );
+    assert_eq!(o.status.code(), Some(1));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn signature_script_compares_with_the_last_search_commit() {
+    let dir = temp("sig");
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::create_dir_all(dir.join("src/search")).unwrap();
+    std::fs::copy(
+        Path::new(ROOT).join("scripts/signature.sh"),
+        dir.join("scripts/signature.sh"),
+    )
+    .unwrap();
+    let engine = dir.join("engine.sh");
+    std::fs::write(
+        &engine,
+        "#!/bin/sh\necho 'Nodes searched: 4242'\necho 'Nodes/second: 1'\n",
+    )
+    .unwrap();
+    let run = || {
+        let o = Command::new("bash")
+            .arg(dir.join("scripts/signature.sh"))
+            .env("BUFFGREEN", &engine)
+            .output()
+            .unwrap();
+        (o.status.code(), text(&o))
+    };
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&engine)
+        .status()
+        .unwrap();
+    git(&["init", "-q"]);
+    std::fs::write(dir.join("src/search/mod.rs"), "1").unwrap();
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "search: first\n\nBench: 4242"]);
+    std::fs::write(dir.join("other.txt"), "x").unwrap();
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "unrelated, no signature"]);
+    let (code, out) = run();
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.starts_with("signature ok: Bench: 4242 (commit "),
+        "{out}"
+    );
+    std::fs::write(dir.join("src/search/mod.rs"), "2").unwrap();
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "search: second\n\nBench: 4243"]);
+    let (code, out) = run();
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.starts_with("signature CHANGED: bench gives 4242, commit "),
+        "{out}"
+    );
+    assert!(out.ends_with(" says Bench: 4243\n"), "{out}");
+    std::fs::write(dir.join("src/search/mod.rs"), "3").unwrap();
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "search: third, unsigned"]);
+    let (code, out) = run();
+    assert_eq!(code, Some(2), "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

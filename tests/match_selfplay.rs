@@ -1,0 +1,300 @@
+//! `buffgreen match` with the real engine: self-play at a tiny node limit writes a PDN that the
+//! library reads back move by move; the command line, rules switches and random openings.
+
+use std::process::Command;
+
+use buffgreen::arena::pdn;
+use buffgreen::board::{GameResult, Rules};
+use buffgreen::types::Color;
+
+const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
+const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings-3move.tsv");
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bg-selfplay-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.pdn")
+}
+
+/// Runs `buffgreen match` with two copies of the engine; returns exit code, stdout, stderr.
+fn run_match(extra: &[&str]) -> (i32, String, String) {
+    let a = format!("cmd={BIN} name=alpha option.Seed=1");
+    let b = format!("cmd={BIN} name=beta option.Seed=2");
+    let out = Command::new(BIN)
+        .args(["match", "--engine", &a, "--engine", &b])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Reads a PDN file and replays each game; checks the tags every game must have and that a
+/// game ended by the rules really ended that way. Returns the games.
+fn check_pdn(path: &std::path::Path, rules: Rules) -> Vec<pdn::PdnGame> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let games = pdn::parse(&text).unwrap();
+    for (i, g) in games.iter().enumerate() {
+        for tag in [
+            "Event",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "GameType",
+            "TimeControl",
+            "Termination",
+        ] {
+            assert!(g.tag(tag).is_some(), "game {}: no {tag}", i + 1);
+        }
+        assert_eq!(g.rules(i + 1).unwrap(), rules);
+        let game = g.replay(i + 1).unwrap();
+        assert_eq!(game.moves().len().to_string(), g.tag("PlyCount").unwrap());
+        let result = g.tag("Result").unwrap();
+        assert_eq!(g.result.as_deref(), Some(result));
+        let term = g.tag("Termination").unwrap();
+        if term.starts_with("normal") {
+            let want = match game.result() {
+                GameResult::Win(Color::White) => "2-0",
+                GameResult::Win(Color::Black) => "0-2",
+                GameResult::Draw => "1-1",
+                GameResult::Ongoing => panic!("game {} is not over", i + 1),
+            };
+            assert_eq!(result, want, "game {}", i + 1);
+        } else {
+            assert!(term.starts_with("adjudication"), "game {}: {term}", i + 1);
+            assert_eq!(result, "1-1");
+        }
+    }
+    games
+}
+
+#[test]
+fn self_play_writes_a_pdn_the_library_replays() {
+    let path = temp("bg");
+    let (code, out, err) = run_match(&[
+        "--nodes",
+        "3",
+        "--games",
+        "20",
+        "--openings",
+        DECK,
+        "--concurrency",
+        "2",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Games: 20 of 20 in "), "{out}");
+    assert!(
+        out.contains("limit nodes=3; rules BackwardCapture=true LongKings=true DrawHalfMoves=80\n")
+    );
+    assert!(
+        out.contains("\nPairs for alpha (LL LD DD/WL DW WW): "),
+        "{out}"
+    );
+    assert!(!out.contains("Faults of"), "{out}");
+    assert!(err.contains("[20/20] alpha vs beta: "), "{err}");
+    let games = check_pdn(&path, Rules::BUFF_AND_GREEN);
+    assert_eq!(games.len(), 20);
+    let mut rounds: Vec<usize> = games
+        .iter()
+        .map(|g| g.tag("Round").unwrap().parse().unwrap())
+        .collect();
+    rounds.sort();
+    assert_eq!(rounds, (1..=20).collect::<Vec<_>>());
+    for g in &games {
+        let round: usize = g.tag("Round").unwrap().parse().unwrap();
+        // Odd rounds: alpha has Black; each opening twice, colours reversed.
+        let (black, white) = if round % 2 == 1 {
+            ("alpha", "beta")
+        } else {
+            ("beta", "alpha")
+        };
+        assert_eq!((g.tag("Black"), g.tag("White")), (Some(black), Some(white)));
+        assert_eq!(g.tag("GameType"), Some("23"));
+        assert_eq!(g.tag("TimeControl"), Some("nodes=3"));
+        assert_eq!(g.tag("FEN"), None);
+        // The opening's three moves start the record.
+        let opening = g.tag("Opening").unwrap();
+        assert_eq!(g.moves[..3].join(" "), opening);
+        let deck_line = (round - 1) / 2;
+        let want = std::fs::read_to_string(DECK)
+            .unwrap()
+            .lines()
+            .nth(deck_line)
+            .unwrap()
+            .split('\t')
+            .nth(1)
+            .unwrap()
+            .replace("13-22", "13x22");
+        assert_eq!(opening, want);
+    }
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn english_rules_and_reproducible_random_openings() {
+    let p1 = temp("en1");
+    let p2 = temp("en2");
+    for p in [&p1, &p2] {
+        let (code, out, err) = run_match(&[
+            "--english",
+            "--nodes",
+            "2",
+            "--games",
+            "6",
+            "--random-plies",
+            "6",
+            "--seed",
+            "9",
+            "--adjudicate-draw-after",
+            "60",
+            "--quiet",
+            "--pdn",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("rules BackwardCapture=false LongKings=false DrawHalfMoves=80\n"));
+        assert_eq!(err, "");
+    }
+    let g1 = check_pdn(&p1, Rules::ENGLISH);
+    let g2 = check_pdn(&p2, Rules::ENGLISH);
+    assert_eq!(g1.len(), 6);
+    // Same seed, same openings; the engines are seeded, so the same games.
+    assert_eq!(
+        g1.iter().map(|g| &g.moves).collect::<Vec<_>>(),
+        g2.iter().map(|g| &g.moves).collect::<Vec<_>>()
+    );
+    assert!(g1.iter().all(|g| g.tag("GameType") == Some("21")));
+    assert_eq!(g1[0].tag("Opening"), g1[1].tag("Opening"));
+    assert_ne!(g1[0].tag("Opening"), g1[2].tag("Opening"));
+    let (code, out, _) = run_match(&["--verify-pdn", p1.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(": 6 games, ") && out.ends_with(" plies, all legal\n"),
+        "{out}"
+    );
+    for p in [p1, p2] {
+        std::fs::remove_dir_all(p.parent().unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let (code, _, err) = run_match(&["--games", "2"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: give one of --tc, --movetime and --nodes (or tc=, movetime=, nodes= in every --engine)\n"
+    );
+    let (code, _, err) = run_match(&["--nodes", "5", "--movetime", "100"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: give at most one of --tc, --movetime and --nodes\n"
+    );
+    let (code, _, err) = run_match(&["--nodes", "0"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "error: bad nodes '0': expected a number above 0\n");
+    let (code, _, err) = run_match(&["--tc", "40/"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: bad time control '40/'"), "{err}");
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "--nodes",
+            "1",
+            "--games",
+            "1",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .starts_with("error: cannot start engine 'engine' (/nonexistent/engine): "));
+}
+
+/// The random-move fake (tests/data/engines/random.sh, built on `go perft 1` of the real
+/// engine) only ever plays legal moves, under both rule sets: the reference "random setting".
+#[test]
+fn random_fake_engine_plays_legal_games() {
+    let random = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/random.sh");
+    for (rules, flag) in [
+        (Rules::BUFF_AND_GREEN, "--long-kings=true"),
+        (Rules::ENGLISH, "--english"),
+    ] {
+        let path = temp(if flag == "--english" {
+            "rnd-en"
+        } else {
+            "rnd-bg"
+        });
+        let out = Command::new(BIN)
+            .args(["match", "--engine"])
+            .arg(format!("cmd='{random} {BIN} 5' name=random"))
+            .arg("--engine")
+            .arg(format!("cmd={BIN} name=engine"))
+            .args([
+                "--nodes",
+                "1",
+                "--games",
+                "4",
+                "--random-plies",
+                "4",
+                "--quiet",
+                flag,
+            ])
+            .arg("--pdn")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{table}");
+        assert!(!table.contains("Faults of"), "{table}");
+        assert_eq!(check_pdn(&path, rules).len(), 4);
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+}
+
+/// 2000 iterations a move against 1 is told apart long before 200 games.
+#[test]
+fn sprt_stops_strong_against_weak_early() {
+    let out = Command::new(BIN)
+        .args(["match", "--engine"])
+        .arg(format!("cmd={BIN} name=strong nodes=2000"))
+        .arg("--engine")
+        .arg(format!("cmd={BIN} name=weak nodes=1"))
+        .args([
+            "--openings",
+            DECK,
+            "--games",
+            "200",
+            "--concurrency",
+            "2",
+            "--quiet",
+        ])
+        .args(["--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"])
+        .output()
+        .expect("match runs");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    let games: usize = table
+        .strip_prefix("Games: ")
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("games count");
+    assert!(games < 100, "{table}");
+    assert!(
+        table.contains(" H1 accepted\n") && table.contains("\n   1  strong "),
+        "{table}"
+    );
+}

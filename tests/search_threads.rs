@@ -1,0 +1,203 @@
+//! Tree-parallel search: several threads on one arena, stopped at random moments, on a tiny
+//! `Hash` that keeps filling up; the `nodes` limit counted over all threads; the solver and
+//! tree reuse with threads; one thread still reproducible. No timing assertions: the random
+//! stop moments only vary where the threads are when they are told to stop.
+
+mod protocol_support;
+
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use buffgreen::board::{fen, Game, Position, Rules};
+use buffgreen::search::{
+    Control, Limits, Score, SearchConfig, SearchEvent, SearchInfo, SearchOutcome, Searcher,
+};
+use protocol_support::{assert_legal_bestmove, count_prefix, Engine, START_FEN};
+
+fn config(threads: usize, hash_mib: usize) -> SearchConfig {
+    SearchConfig {
+        threads,
+        hash_mib,
+        ..SearchConfig::default()
+    }
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+fn run(searcher: &mut Searcher, game: &Game, limits: &Limits) -> (SearchOutcome, Vec<SearchEvent>) {
+    let mut events = Vec::new();
+    let out = searcher.search(game, limits, &Control::default(), &mut |e| events.push(e));
+    (out, events)
+}
+
+fn last_info(events: &[SearchEvent]) -> &SearchInfo {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            SearchEvent::Info(i) => Some(i),
+            SearchEvent::Message(_) => None,
+        })
+        .expect("an info line at the end")
+}
+
+/// Four threads on a 1 MiB arena (it fills and is pruned over and over), infinite searches
+/// stopped after a random 0-40 ms, one after another on the same searcher while the game goes
+/// on (so the tree is re-rooted between searches): every search returns one legal move, and
+/// the tree stays within its budget.
+#[test]
+fn four_threads_on_a_tiny_hash_stopped_at_random_moments() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    let mut s = Searcher::new(&config(4, 1));
+    let mut g = Game::new(Position::startpos(), 0, Rules::default());
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut searched = 0;
+    for _ in 0..16 {
+        if g.legal_moves().is_empty() {
+            g = Game::new(Position::startpos(), 0, Rules::default());
+        }
+        let wait = Duration::from_millis(rng.gen_range(0..40));
+        let control = Control::default();
+        let mut reports = 0;
+        let out = thread::scope(|scope| {
+            let h = scope.spawn(|| s.search(&g, &limits, &control, &mut |_| reports += 1));
+            thread::sleep(wait);
+            control.stop.store(true, Ordering::Relaxed);
+            h.join().expect("the search thread")
+        });
+        let best = out.best.expect("a move");
+        assert!(g.legal_moves().contains(&best), "{best}");
+        if let Some(reply) = out.ponder {
+            let mut after = *g.position();
+            after.play_unchecked(best);
+            let mut next = Game::new(after, 0, Rules::default());
+            assert!(next.play(reply), "ponder {reply} after {best}");
+        }
+        assert!(reports >= 1);
+        let stats = s.tree_stats();
+        assert!(
+            stats.bytes <= 1 << 20 && stats.used <= stats.capacity,
+            "{stats:?}"
+        );
+        searched += out.nodes;
+        assert!(g.play(best));
+    }
+    assert!(searched > 0);
+    // The arena filled and was pruned with the threads stopped, not grown.
+    assert!(s.tree_stats().compactions > 0, "{:?}", s.tree_stats());
+}
+
+/// The same through the protocol: `go infinite` then `stop` at random moments gives exactly
+/// one legal `bestmove` per `go`, and the engine still answers `isready` in between.
+#[test]
+fn one_bestmove_per_go_with_four_threads() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 4");
+    e.send("setoption name Hash value 1");
+    e.send("position startpos");
+    for _ in 0..8 {
+        e.send("go infinite");
+        thread::sleep(Duration::from_millis(rng.gen_range(0..30)));
+        let ready = e.ask("isready");
+        assert_eq!(count_prefix(&ready, "bestmove"), 0, "{ready:?}");
+        e.send("stop");
+        let lines = e.until_bestmove();
+        assert_eq!(count_prefix(&lines, "bestmove"), 1, "{lines:?}");
+        assert_legal_bestmove(lines.last().unwrap(), START_FEN, &Rules::default());
+    }
+    // The full transcript: eight `go`, eight `bestmove`, nothing after the last.
+    let (lines, status) = e.quit();
+    assert_eq!(count_prefix(&lines, "bestmove"), 8, "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove"), "{lines:?}");
+    assert!(status.success());
+}
+
+/// The `nodes` limit counts iterations over all threads, exactly.
+#[test]
+fn the_nodes_limit_counts_all_threads() {
+    let g = Game::new(Position::startpos(), 0, Rules::default());
+    for threads in [2, 3] {
+        let mut s = Searcher::new(&config(threads, 64));
+        for n in [1, 17, 5_000, 40_000] {
+            let (out, events) = run(&mut s, &g, &nodes(n));
+            assert_eq!(out.nodes, n, "{threads} threads");
+            assert_eq!(last_info(&events).nodes, n);
+            assert!(g.legal_moves().contains(&out.best.unwrap()));
+            s.new_game();
+        }
+    }
+}
+
+/// With several threads the solver still proves wins and stops the search, and the best
+/// move is the winning one.
+#[test]
+fn the_solver_works_with_threads() {
+    let g = Game::new(fen::parse("B:W28:B1,19").unwrap(), 0, Rules::default());
+    for seed in 0..4 {
+        let mut s = Searcher::new(&SearchConfig {
+            seed,
+            ..config(2, 16)
+        });
+        let (out, events) = run(&mut s, &g, &nodes(200_000));
+        let best = out.best.unwrap().to_string();
+        assert!(best == "1-5" || best == "1-6", "{best}");
+        assert_eq!(last_info(&events).score, Score::Mate(2));
+        assert!(out.nodes < 200_000);
+    }
+    let g = Game::new(fen::parse("B:W14,23:B9,10").unwrap(), 0, Rules::default());
+    let (out, events) = run(&mut Searcher::new(&config(4, 16)), &g, &nodes(50_000));
+    assert_eq!(out.best.unwrap().to_string(), "9x18x27");
+    assert_eq!(last_info(&events).score, Score::Mate(1));
+}
+
+/// Several searches in a row with threads, each continuing the last: the tree is reused.
+#[test]
+fn threads_reuse_the_tree_between_searches() {
+    let mut s = Searcher::new(&config(2, 16));
+    let mut g = Game::new(Position::startpos(), 0, Rules::default());
+    let mut reused = 0;
+    for _ in 0..6 {
+        let (out, events) = run(&mut s, &g, &nodes(20_000));
+        reused += events
+            .iter()
+            .filter(|e| matches!(e, SearchEvent::Message(m) if m.starts_with("reused ")))
+            .count();
+        assert!(g.play(out.best.unwrap()));
+    }
+    assert_eq!(reused, 5);
+}
+
+/// One thread is reproducible, exactly, whatever the arena does (a tiny `Hash` prunes it
+/// during the search), and `Threads 1` is the default search.
+#[test]
+fn one_thread_stays_deterministic() {
+    let g = Game::new(Position::startpos(), 0, Rules::default());
+    let strip = |events: &[SearchEvent]| {
+        let i = last_info(events);
+        (i.score, i.wdl, i.pv.clone(), i.depth, i.seldepth, i.nodes)
+    };
+    for hash in [1, 16] {
+        let one = SearchConfig {
+            seed: 99,
+            ..config(1, hash)
+        };
+        let (a, ea) = run(&mut Searcher::new(&one), &g, &nodes(60_000));
+        let (b, eb) = run(&mut Searcher::new(&one), &g, &nodes(60_000));
+        assert_eq!(a, b);
+        assert_eq!(a.nodes, 60_000);
+        assert_eq!(strip(&ea), strip(&eb));
+    }
+}
