@@ -469,7 +469,12 @@ impl SearchJob {
             searcher.search(&game, &limits, &control, &mut *events)
         }));
         let outcome = match result {
-            Ok(outcome) => outcome,
+            Ok(outcome) => SearchOutcome {
+                best: outcome
+                    .best
+                    .map(|best| as_listed(best, &game, &limits.searchmoves)),
+                ..outcome
+            },
             Err(_) => {
                 // The searcher may be half-updated: replace it, and still answer with a legal
                 // move so the GUI gets its one bestmove.
@@ -490,6 +495,27 @@ impl SearchJob {
         answer(outcome);
         searcher
     }
+}
+
+/// The move to answer under `searchmoves`: `best` itself, or the listed move that leads to the
+/// same position. A capture loop can be taken in either direction with the same result, and the
+/// search keeps one tree child for both (naming it by one of the paths); a GUI that listed the
+/// other path must get back a move from its list.
+fn as_listed(best: Move, game: &Game, searchmoves: &[Move]) -> Move {
+    if searchmoves.is_empty() || searchmoves.contains(&best) {
+        return best;
+    }
+    let after = |mv: Move| {
+        let mut pos = *game.position();
+        pos.play_unchecked(mv);
+        pos
+    };
+    let target = after(best);
+    searchmoves
+        .iter()
+        .copied()
+        .find(|&m| after(m) == target)
+        .unwrap_or(best)
 }
 
 /// A legal move without searching: the first allowed root move.
@@ -617,6 +643,32 @@ mod tests {
         e.stop();
         e.wait();
         assert_eq!(rx.recv().unwrap().best, None);
+    }
+
+    #[test]
+    fn searchmoves_path_is_kept_for_capture_loops() {
+        // The king on 15 takes 22, 31, 24 (or 24, 31, 22) and lands back on 15: two paths,
+        // one position. Whichever the search prefers, the answer is the path that was listed.
+        for path in ["15x24x31x22x15", "15x22x31x24x15"] {
+            let mut e = Engine::new();
+            e.set_position(
+                &StartPosition::Fen("B:WK1,18,19,26,27:BK32,5,9,14,15".into()),
+                &[],
+            )
+            .unwrap();
+            let (ev, ans, rx) = sinks();
+            let req = GoRequest {
+                limits: Limits {
+                    nodes: Some(50),
+                    ..Limits::default()
+                },
+                searchmoves: vec![path.into()],
+            };
+            e.go(req, ev, ans).unwrap();
+            e.wait();
+            let best = rx.recv().unwrap().best.map(|m| m.to_string());
+            assert_eq!(best.as_deref(), Some(path));
+        }
     }
 
     #[test]
