@@ -168,7 +168,10 @@ impl Engine {
         let settings = Settings::default();
         let game = Game::new(Position::startpos(), 0, settings.config.rules);
         Engine {
-            searcher: Some(Searcher::new(&settings.config)),
+            // The tree (`Hash` MiB) is made when first needed, at `isready` or the first
+            // search: a GUI sets `Hash` after start-up, and the default size would otherwise
+            // be allocated (and its pages touched) for nothing.
+            searcher: None,
             settings,
             game,
             running: None,
@@ -216,7 +219,9 @@ impl Engine {
             None
         };
         if settings.config != self.settings.config {
-            self.searcher_mut().configure(&settings.config);
+            if let Some(searcher) = self.searcher.as_mut() {
+                searcher.configure(&settings.config);
+            }
         }
         self.settings = settings;
         Ok(notice)
@@ -226,7 +231,18 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.end_search();
         self.game = Game::new(Position::startpos(), 0, self.settings.config.rules);
-        self.searcher_mut().new_game();
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.new_game();
+        }
+    }
+
+    /// Makes the search tree now if it is not made yet, so the first search does not pay for
+    /// it (UCI's `isready` is where a GUI waits for slow set-up). Does nothing while a search
+    /// runs: the tree is in use.
+    pub fn prepare(&mut self) {
+        if !self.is_searching() && self.searcher.is_none() {
+            self.searcher = Some(Searcher::new(&self.settings.config));
+        }
     }
 
     /// Sets the game to `start` followed by `moves`. If the FEN or any move is bad, nothing
@@ -385,11 +401,6 @@ impl Engine {
         self.searcher
             .take()
             .unwrap_or_else(|| Searcher::new(&self.settings.config))
-    }
-
-    fn searcher_mut(&mut self) -> &mut Searcher {
-        let config = &self.settings.config;
-        self.searcher.get_or_insert_with(|| Searcher::new(config))
     }
 
     fn resolve_searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, EngineError> {
