@@ -168,7 +168,10 @@ impl Engine {
         let settings = Settings::default();
         let game = Game::new(Position::startpos(), 0, settings.config.rules);
         Engine {
-            searcher: Some(Searcher::new(&settings.config)),
+            // The tree (`Hash` MiB) is made when first needed, at `isready` or the first
+            // search: a GUI sets `Hash` after start-up, and the default size would otherwise
+            // be allocated (and its pages touched) for nothing.
+            searcher: None,
             settings,
             game,
             running: None,
@@ -216,7 +219,9 @@ impl Engine {
             None
         };
         if settings.config != self.settings.config {
-            self.searcher_mut().configure(&settings.config);
+            if let Some(searcher) = self.searcher.as_mut() {
+                searcher.configure(&settings.config);
+            }
         }
         self.settings = settings;
         Ok(notice)
@@ -226,7 +231,18 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.end_search();
         self.game = Game::new(Position::startpos(), 0, self.settings.config.rules);
-        self.searcher_mut().new_game();
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.new_game();
+        }
+    }
+
+    /// Makes the search tree now if it is not made yet, so the first search does not pay for
+    /// it (UCI's `isready` is where a GUI waits for slow set-up). Does nothing while a search
+    /// runs: the tree is in use.
+    pub fn prepare(&mut self) {
+        if !self.is_searching() && self.searcher.is_none() {
+            self.searcher = Some(Searcher::new(&self.settings.config));
+        }
     }
 
     /// Sets the game to `start` followed by `moves`. If the FEN or any move is bad, nothing
@@ -387,11 +403,6 @@ impl Engine {
             .unwrap_or_else(|| Searcher::new(&self.settings.config))
     }
 
-    fn searcher_mut(&mut self) -> &mut Searcher {
-        let config = &self.settings.config;
-        self.searcher.get_or_insert_with(|| Searcher::new(config))
-    }
-
     fn resolve_searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, EngineError> {
         texts
             .iter()
@@ -469,7 +480,12 @@ impl SearchJob {
             searcher.search(&game, &limits, &control, &mut *events)
         }));
         let outcome = match result {
-            Ok(outcome) => outcome,
+            Ok(outcome) => SearchOutcome {
+                best: outcome
+                    .best
+                    .map(|best| as_listed(best, &game, &limits.searchmoves)),
+                ..outcome
+            },
             Err(_) => {
                 // The searcher may be half-updated: replace it, and still answer with a legal
                 // move so the GUI gets its one bestmove.
@@ -490,6 +506,27 @@ impl SearchJob {
         answer(outcome);
         searcher
     }
+}
+
+/// The move to answer under `searchmoves`: `best` itself, or the listed move that leads to the
+/// same position. A capture loop can be taken in either direction with the same result, and the
+/// search keeps one tree child for both (naming it by one of the paths); a GUI that listed the
+/// other path must get back a move from its list.
+fn as_listed(best: Move, game: &Game, searchmoves: &[Move]) -> Move {
+    if searchmoves.is_empty() || searchmoves.contains(&best) {
+        return best;
+    }
+    let after = |mv: Move| {
+        let mut pos = *game.position();
+        pos.play_unchecked(mv);
+        pos
+    };
+    let target = after(best);
+    searchmoves
+        .iter()
+        .copied()
+        .find(|&m| after(m) == target)
+        .unwrap_or(best)
 }
 
 /// A legal move without searching: the first allowed root move.
@@ -617,6 +654,32 @@ mod tests {
         e.stop();
         e.wait();
         assert_eq!(rx.recv().unwrap().best, None);
+    }
+
+    #[test]
+    fn searchmoves_path_is_kept_for_capture_loops() {
+        // The king on 15 takes 22, 31, 24 (or 24, 31, 22) and lands back on 15: two paths,
+        // one position. Whichever the search prefers, the answer is the path that was listed.
+        for path in ["15x24x31x22x15", "15x22x31x24x15"] {
+            let mut e = Engine::new();
+            e.set_position(
+                &StartPosition::Fen("B:WK1,18,19,26,27:BK32,5,9,14,15".into()),
+                &[],
+            )
+            .unwrap();
+            let (ev, ans, rx) = sinks();
+            let req = GoRequest {
+                limits: Limits {
+                    nodes: Some(50),
+                    ..Limits::default()
+                },
+                searchmoves: vec![path.into()],
+            };
+            e.go(req, ev, ans).unwrap();
+            e.wait();
+            let best = rx.recv().unwrap().best.map(|m| m.to_string());
+            assert_eq!(best.as_deref(), Some(path));
+        }
     }
 
     #[test]

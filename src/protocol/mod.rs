@@ -96,7 +96,10 @@ impl Session {
             Command::Uci => self
                 .out
                 .lines(&output::uci_lines(&crate::engine::option_table())),
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                self.engine.prepare();
+                self.out.line("readyok");
+            }
             Command::SetOption { name, value } => {
                 match self.engine.set_option(&name, value.as_deref()) {
                     Ok(None) => {}

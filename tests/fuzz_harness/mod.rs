@@ -217,14 +217,18 @@ pub fn tame(cmd: Command) -> Command {
     }
 }
 
-/// Protocol target: the input is split into lines, fed to one session in order (each parsed
-/// command passed through [`tame`]). After every line: the game is still a legal game under
+/// Protocol target: the input is split into lines, fed to one session (started with
+/// `Hash` 1 MiB) in order, each parsed command passed through [`tame`]. After every line: the game is still a legal game under
 /// the rules in force, every new reply line is well formed, a refused line answered exactly
 /// one error line and changed nothing, and each command's reply has the right shape (`go`:
 /// info lines then one legal bestmove; `d`: a diagram and the exact game state; ...).
 pub fn check_protocol(data: &[u8]) {
     let (out, captured) = Output::memory();
     let mut session = Session::new(out);
+    // The smallest tree, so that a search costs microseconds, not the milliseconds of setting
+    // up the default 64 MiB (an input may still ask for up to 16 MiB, see [`tame`]).
+    assert_eq!(session.handle_line(b"setoption name Hash value 1"), Flow::Continue);
+    assert!(captured.take_lines().is_empty());
     for line in data.split(|&b| b == b'\n') {
         if step(&mut session, &captured, line) == Flow::Quit {
             break;
