@@ -3,7 +3,7 @@
 //! per second of process CPU time, which shows whether a poor wall-clock figure came from a
 //! busy machine (the threads did not get their cores) or from the search itself.
 //!
-//! `cargo run --release --example threads [iterations] [repeats] [threads]`
+//! `cargo run --release --example threads [iterations] [repeats] [threads] [hash MiB]`
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +35,7 @@ fn main() {
     let iterations: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(500_000);
     let repeats: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(5);
     let many: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(2);
+    let hash_mib: usize = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(64);
     let positions = [
         ("start", "B:W21-32:B1-12"),
         (
@@ -58,6 +59,7 @@ fn main() {
             for (k, threads) in [1, many].into_iter().enumerate() {
                 let config = SearchConfig {
                     threads,
+                    hash_mib,
                     ..SearchConfig::default()
                 };
                 let mut searcher = Searcher::new(&config);

@@ -35,6 +35,7 @@ use crate::types::Move;
 
 pub mod eval;
 pub mod node;
+mod padded;
 pub mod plain;
 pub mod playout;
 pub mod report;
@@ -47,6 +48,7 @@ pub mod uct;
 
 pub use tree::TreeStats;
 
+use padded::CachePadded;
 use reuse::RootKey;
 use run::{Run, Stepped};
 use tree::Tree;
@@ -342,7 +344,7 @@ impl Searcher {
     fn run_loop(
         &mut self,
         run: &Run,
-        workers: &mut [Worker],
+        workers: &mut [CachePadded<Worker>],
         limits: &Limits,
         control: &Control,
         forced: bool,
@@ -374,6 +376,7 @@ impl Searcher {
             clock: time::Clock::since(run.start, if limits.ponder { None } else { budget }),
             last_info: Instant::now(),
             steps: 0,
+            exhausted: false,
         };
         let Some((main, helpers)) = workers.split_first_mut() else {
             return;
@@ -382,15 +385,15 @@ impl Searcher {
             let tree = &self.tree;
             let flags = Flags::default();
             let finished = std::thread::scope(|s| {
-                for worker in helpers.iter_mut() {
+                for (k, worker) in helpers.iter_mut().enumerate() {
                     let flags = &flags;
                     // A thread the system refuses is simply one helper fewer.
                     let _ = std::thread::Builder::new().spawn_scoped(s, move || {
                         // A panicking helper must not leave thread 0 searching for ever, nor
                         // take the engine down when joined: it ends the search instead.
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            while !flags.halt.load(Ordering::Relaxed) {
-                                match run.step(tree, worker, nodes) {
+                            while !flags.halt.load(Ordering::Relaxed) && !control.stopped() {
+                                match run.step(tree, worker, k + 1, nodes) {
                                     Stepped::Done => {}
                                     Stepped::Full if plain => {}
                                     Stepped::Full => {
@@ -407,7 +410,11 @@ impl Searcher {
                     });
                 }
                 let finished = watch.main_loop(run, tree, main, &flags, report);
-                flags.halt.store(true, Ordering::Relaxed);
+                // Helpers with iterations of a `nodes` limit left finish them (a few hundred
+                // at most), so that the limit is met exactly; otherwise they stop now.
+                if !watch.exhausted {
+                    flags.halt.store(true, Ordering::Relaxed);
+                }
                 finished
             });
             if finished || flags.failed.load(Ordering::Relaxed) {
@@ -449,6 +456,8 @@ struct Watch<'a> {
     last_info: Instant,
     /// Thread 0's own iterations (the cadence of its checks).
     steps: u64,
+    /// The `nodes` limit is used up: thread 0 found nothing left to claim.
+    exhausted: bool,
 }
 
 impl Watch<'_> {
@@ -471,7 +480,7 @@ impl Watch<'_> {
             if flags.full.load(Ordering::Relaxed) {
                 return false;
             }
-            let nodes_done = self.nodes.is_some_and(|n| run.claimed() >= n);
+            let nodes_done = self.exhausted;
             if idle || nodes_done || self.steps.is_multiple_of(CHECK_EVERY) || run.solved(tree) {
                 if self.pondering && self.control.ponderhit.load(Ordering::Relaxed) {
                     self.pondering = false;
@@ -494,13 +503,15 @@ impl Watch<'_> {
                 }
                 if idle {
                     // Nothing left to search: wait for `stop` (or `ponderhit`) without spinning,
-                    // and let the helpers rest too.
-                    flags.halt.store(true, Ordering::Relaxed);
+                    // and let the helpers rest too (or finish their share of a `nodes` limit).
+                    if !self.exhausted {
+                        flags.halt.store(true, Ordering::Relaxed);
+                    }
                     std::thread::sleep(Duration::from_millis(1));
                     continue;
                 }
             }
-            match run.step(tree, worker, self.nodes) {
+            match run.step(tree, worker, 0, self.nodes) {
                 Stepped::Done => self.steps += 1,
                 Stepped::Full => {
                     self.steps += 1;
@@ -508,8 +519,11 @@ impl Watch<'_> {
                         return false;
                     }
                 }
-                // The helpers took the last iterations: the next check ends the search.
-                Stepped::Exhausted => idle = true,
+                // Nothing left to claim: the next check ends the search.
+                Stepped::Exhausted => {
+                    self.exhausted = true;
+                    idle = true;
+                }
             }
         }
     }

@@ -1,8 +1,8 @@
 //! The state of one search: the root, the statistics for `info`, and what the time manager
 //! and the final answer read off the tree.
 //!
-//! A `Run` is shared by the search threads (`&Run`): its statistics are atomics that every
-//! thread adds to, and each thread brings its own [`Worker`].
+//! A `Run` is shared by the search threads (`&Run`): each thread brings its own [`Worker`] and
+//! keeps its statistics in its own tally, which thread 0 sums for `info`.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -12,6 +12,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{Game, Position, Rules};
 use crate::search::node::PackedMove;
+use crate::search::padded::CachePadded;
 use crate::search::tree::Tree;
 use crate::search::uct::{Outcome, Params, Worker};
 use crate::search::{plain, report, solver, time, SearchConfig, SearchInfo, SearchOutcome};
@@ -27,16 +28,44 @@ pub(super) struct Run {
     seed: u64,
     /// Root children that may be played (by index in the block); empty: all.
     allowed: Vec<bool>,
-    /// Win, draw, loss counts per root child in this search, for `wdl`.
-    counts: Vec<[AtomicU64; 3]>,
+    /// One tally per search thread (see [`Tally`]).
+    tallies: Vec<Tally>,
     pub(super) start: Instant,
-    /// Iterations handed out (the `nodes` limit is checked against it, across threads).
-    claimed: AtomicU64,
+    /// Iterations handed out (the `nodes` limit is checked against it, across threads), in
+    /// chunks: a thread claims several at once and counts them off in its own tally.
+    claimed: CachePadded<AtomicU64>,
+}
+
+/// The statistics of one search thread, on cache lines of their own.
+///
+/// Only the owning thread writes its tally, with plain relaxed loads and stores (no locked
+/// read-modify-write); thread 0 reads all of them for `info`. Counters shared by every thread
+/// would be written by both cores on every iteration, and the cache line bouncing between
+/// them cost more than the iteration itself (two threads searched slower than one).
+#[derive(Default)]
+#[repr(align(128))]
+struct Tally {
     /// Iterations done.
     iterations: AtomicU64,
     depth_sum: AtomicU64,
     seldepth: AtomicU32,
+    /// Iterations of the `nodes` limit claimed by this thread and not done yet.
+    granted: AtomicU64,
+    /// Win, draw, loss counts per root child, for `wdl`.
+    counts: Vec<[AtomicU64; 3]>,
 }
+
+impl Tally {
+    /// Adds `n` to a counter only this thread writes.
+    #[inline]
+    fn bump(counter: &AtomicU64, n: u64) {
+        counter.store(counter.load(Relaxed) + n, Relaxed);
+    }
+}
+
+/// Most iterations of a `nodes` limit a thread claims at once: small enough that a thread
+/// which finished its share waits little for the others, large enough that claiming is rare.
+const CLAIM_CHUNK: u64 = 256;
 
 /// What [`Run::step`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,29 +99,27 @@ impl Run {
             multipv: config.multipv.max(1),
             seed: config.seed,
             allowed: Vec::new(),
-            counts: Vec::new(),
+            tallies: vec![Tally::default()],
             start,
-            claimed: AtomicU64::new(0),
-            iterations: AtomicU64::new(0),
-            depth_sum: AtomicU64::new(0),
-            seldepth: AtomicU32::new(0),
+            claimed: CachePadded(AtomicU64::new(0)),
         }
     }
 
     /// The workers of `threads` search threads. One generator per thread, seeded from `seed`:
     /// thread 0 exactly as a one-thread search (reproducible), thread `i` jumped `i` times
     /// (2^128 draws apart, so the streams never overlap). With several threads every worker
-    /// counts visits on the way down (virtual loss).
-    pub(super) fn workers(&self, threads: usize) -> Vec<Worker> {
+    /// counts visits on the way down (virtual loss). Worker `i` must step with slot `i`.
+    pub(super) fn workers(&mut self, threads: usize) -> Vec<CachePadded<Worker>> {
+        self.tallies = (0..threads.max(1)).map(|_| Tally::default()).collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed);
         (0..threads.max(1))
             .map(|_| {
                 let this = rng.clone();
                 rng.jump();
                 if threads > 1 {
-                    Worker::shared(this)
+                    CachePadded(Worker::shared(this))
                 } else {
-                    Worker::new(this)
+                    CachePadded(Worker::new(this))
                 }
             })
             .collect()
@@ -100,12 +127,10 @@ impl Run {
 
     /// Iterations done so far (all threads).
     pub(super) fn iterations(&self) -> u64 {
-        self.iterations.load(Relaxed)
-    }
-
-    /// Iterations handed out so far (all threads; may pass the limit by refused claims).
-    pub(super) fn claimed(&self) -> u64 {
-        self.claimed.load(Relaxed)
+        self.tallies
+            .iter()
+            .map(|t| t.iterations.load(Relaxed))
+            .sum()
     }
 
     /// Restricts the root to `searchmoves` (none: every move); returns how many root
@@ -122,7 +147,9 @@ impl Run {
                 })
                 .collect();
         }
-        self.counts = children.clone().map(|_| Default::default()).collect();
+        for tally in &mut self.tallies {
+            tally.counts = children.clone().map(|_| Default::default()).collect();
+        }
         if self.allowed.is_empty() {
             children.len()
         } else {
@@ -130,13 +157,30 @@ impl Run {
         }
     }
 
-    /// One iteration by `worker`, unless the `nodes` limit (counted over all threads) is
-    /// used up.
+    /// One iteration by `worker`, the search thread with tally `slot`, unless the `nodes`
+    /// limit (counted over all threads) is used up.
     #[inline]
-    pub(super) fn step(&self, tree: &Tree, worker: &mut Worker, nodes: Option<u64>) -> Stepped {
+    pub(super) fn step(
+        &self,
+        tree: &Tree,
+        worker: &mut Worker,
+        slot: usize,
+        nodes: Option<u64>,
+    ) -> Stepped {
+        let Some(tally) = self.tallies.get(slot) else {
+            return Stepped::Exhausted;
+        };
         if let Some(limit) = nodes {
-            if self.claimed.fetch_add(1, Relaxed) >= limit {
-                return Stepped::Exhausted;
+            let granted = tally.granted.load(Relaxed);
+            if granted > 0 {
+                tally.granted.store(granted - 1, Relaxed);
+            } else {
+                let chunk = (limit / (64 * self.tallies.len() as u64)).clamp(1, CLAIM_CHUNK);
+                let before = self.claimed.fetch_add(chunk, Relaxed);
+                if before >= limit {
+                    return Stepped::Exhausted;
+                }
+                tally.granted.store(chunk.min(limit - before) - 1, Relaxed);
             }
         }
         let step = worker.iterate(
@@ -147,17 +191,19 @@ impl Run {
             self.clock,
             &self.allowed,
         );
-        self.iterations.fetch_add(1, Relaxed);
-        self.depth_sum.fetch_add(step.depth as u64, Relaxed);
-        self.seldepth.fetch_max(step.depth, Relaxed);
+        Tally::bump(&tally.iterations, 1);
+        Tally::bump(&tally.depth_sum, step.depth as u64);
+        if step.depth > tally.seldepth.load(Relaxed) {
+            tally.seldepth.store(step.depth, Relaxed);
+        }
         if let (Some(outcome), Some(k)) = (step.outcome, step.root_child) {
             let slot = match outcome {
                 Outcome::Win => 0,
                 Outcome::Draw => 1,
                 Outcome::Loss => 2,
             };
-            if let Some(c) = self.counts.get(k as usize) {
-                c[slot].fetch_add(1, Relaxed);
+            if let Some(c) = tally.counts.get(k as usize) {
+                Tally::bump(&c[slot], 1);
             }
         }
         if step.full {
@@ -214,8 +260,13 @@ impl Run {
             s if s > 0.0 => (iterations as f64 / s) as u64,
             _ => 0,
         };
-        let depth_sum = self.depth_sum.load(Relaxed);
-        let seldepth = self.seldepth.load(Relaxed);
+        let depth_sum: u64 = self.tallies.iter().map(|t| t.depth_sum.load(Relaxed)).sum();
+        let seldepth = self
+            .tallies
+            .iter()
+            .map(|t| t.seldepth.load(Relaxed))
+            .max()
+            .unwrap_or(0);
         let depth = match iterations {
             0 => 1,
             n => ((depth_sum + n / 2) / n).max(1) as u32,
@@ -227,10 +278,15 @@ impl Run {
             .enumerate()
             .map(|(k, c)| {
                 let node = tree.node(c);
-                let counts = self
-                    .counts
-                    .get((c - first) as usize)
-                    .map(|c| c.each_ref().map(|x| x.load(Relaxed)));
+                let child = (c - first) as usize;
+                let mut counts = [0u64; 3];
+                for tally in &self.tallies {
+                    if let Some(t) = tally.counts.get(child) {
+                        for (sum, x) in counts.iter_mut().zip(t) {
+                            *sum += x.load(Relaxed);
+                        }
+                    }
+                }
                 SearchInfo {
                     multipv: k + 1,
                     depth,
@@ -239,7 +295,7 @@ impl Run {
                     nps,
                     time,
                     score: report::score(node, solver),
-                    wdl: Some(report::wdl(node, counts.unwrap_or_default(), solver)),
+                    wdl: Some(report::wdl(node, counts, solver)),
                     pv: report::pv(tree, c, &self.pos, &self.rules, solver),
                 }
             })

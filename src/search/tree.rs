@@ -15,6 +15,7 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use crate::search::node::{Node, PackedMove};
+use crate::search::padded::CachePadded;
 
 /// Bytes the arena needs per node: the node, one mark bit and a 32-bit rank per 64 nodes,
 /// rounded up so that the auxiliary tables always fit.
@@ -27,8 +28,10 @@ const MIN_NODES: usize = 1 << 12;
 #[derive(Debug)]
 pub struct Tree {
     nodes: Box<[Node]>,
-    /// Nodes in use: `0..used`. Atomic so that threads can later allocate with `fetch_add`.
-    used: AtomicU32,
+    /// Nodes in use: `0..used`. Atomic so that threads allocate with a compare-and-swap;
+    /// padded so that allocating does not evict `nodes` (read on every step) from the other
+    /// cores' caches.
+    used: CachePadded<AtomicU32>,
     marks: Box<[u64]>,
     ranks: Box<[u32]>,
     /// Compactions done since the arena was made.
@@ -62,7 +65,7 @@ impl Tree {
                 let words = capacity.div_ceil(64);
                 let tree = Tree {
                     nodes: nodes.into_boxed_slice(),
-                    used: AtomicU32::new(1),
+                    used: CachePadded(AtomicU32::new(1)),
                     marks: vec![0; words].into_boxed_slice(),
                     ranks: vec![0; words].into_boxed_slice(),
                     compactions: 0,
