@@ -8,7 +8,10 @@
 #
 # GAMES (default 10000) are spread over the settings below (both rule sets and the two mixed
 # ones, bullet clocks with 1 s + 10 ms, movetime and node limits, Hash 1 to 512 MiB, Threads 1
-# and 2, MultiPV, Ponder on and off, random openings from a seed). CHAOS_ROUNDS default 5000.
+# and 2, MultiPV, Ponder on and off, random openings from a seed). The clock games take most
+# of the wall time (about 1 s a game against 1/15 s for a node-limited one), so they are a
+# small share of the count; 10,000 games take about 45 minutes on two cores.
+# CHAOS_ROUNDS default 5000.
 # Environment: CONCURRENCY (default 2) games at once; OUT (default target/soak) for the PDN
 # files and tables; BIN to soak another binary instead of building target/release/buffgreen.
 #
@@ -38,13 +41,14 @@ fi
 
 # name | share of GAMES in percent | match limit and rules | engine A fields | engine B fields
 settings=(
-    "bg-bullet|15|--tc 1+0.01|option.Hash=1|option.Hash=256 option.Ponder=true"
-    "english-bullet|15|--tc 1+0.01 --english|option.Hash=16|option.Hash=512 option.Threads=2"
-    "bg-movetime|10|--movetime 5|option.Hash=4 option.MultiPV=3|option.Hash=64 option.Threads=2"
-    "short-kings-nodes|15|--nodes 200 --long-kings false|option.Hash=1|option.Hash=64 option.Seed=7"
-    "forward-men-nodes|15|--nodes 200 --backward-capture false --draw-half-moves 30|option.Hash=2|option.Hash=128 option.Threads=2"
-    "english-nodes|15|--nodes 500 --english|option.Hash=8 option.Ponder=true|option.Hash=32"
-    "bg-fast-clock|15|--tc 40/2+0|option.Hash=1 option.Threads=2|option.Hash=16 option.MoveOverhead=0"
+    "bg-bullet|3|--tc 1+0.01|option.Hash=1|option.Hash=256 option.Ponder=true"
+    "english-bullet|2|--tc 1+0.01 --english|option.Hash=16|option.Hash=512 option.Threads=2"
+    "bg-fast-clock|2|--tc 40/2+0|option.Hash=1 option.Threads=2|option.Hash=16 option.MoveOverhead=0"
+    "bg-movetime|15|--movetime 5|option.Hash=4 option.MultiPV=3|option.Hash=64 option.Threads=2"
+    "bg-nodes|20|--nodes 300|option.Hash=1 option.Threads=2|option.Hash=8 option.Ponder=true"
+    "short-kings-nodes|20|--nodes 200 --long-kings false|option.Hash=1|option.Hash=64 option.Seed=7"
+    "forward-men-nodes|20|--nodes 200 --backward-capture false --draw-half-moves 30|option.Hash=2|option.Hash=128 option.Threads=2"
+    "english-nodes|18|--nodes 500 --english|option.Hash=8 option.Ponder=true|option.Hash=32"
 )
 
 bad_kinds='illegal move|crash|no reply|time forfeit|protocol violation'
