@@ -192,8 +192,10 @@ pub struct SearchOutcome {
     pub nodes: u64,
 }
 
-/// Flags the protocol thread flips while a search runs.
+/// Flags the protocol thread flips while a search runs. Every search thread reads them on
+/// every iteration: they get cache lines of their own, whatever the caller puts beside them.
 #[derive(Debug, Default)]
+#[repr(align(128))]
 pub struct Control {
     /// Finish as soon as possible and return the best move so far.
     pub stop: AtomicBool,
@@ -426,8 +428,11 @@ impl Searcher {
     }
 }
 
-/// Flags between the threads of one round.
+/// Flags between the threads of one round. Every helper reads them on every iteration, so
+/// they sit on cache lines of their own: on thread 0's stack beside its own counters, which it
+/// writes on every iteration, each read would miss.
 #[derive(Default)]
+#[repr(align(128))]
 struct Flags {
     /// Raised by thread 0: the helpers stop after their current iteration.
     halt: AtomicBool,

@@ -18,7 +18,9 @@ use crate::search::uct::{Outcome, Params, Worker};
 use crate::search::{plain, report, solver, time, SearchConfig, SearchInfo, SearchOutcome};
 use crate::types::Move;
 
-/// The state of one search.
+/// The state of one search. Every thread reads it on every iteration; it is aligned to cache
+/// lines so that nothing thread 0 writes (its stack) shares a line with it.
+#[repr(align(128))]
 pub(super) struct Run {
     params: Params,
     pub(super) rules: Rules,
