@@ -180,29 +180,27 @@ impl Walk {
             let land = over.shift(dir) & !occ;
             if land.any() {
                 found = true;
-                if S::BUILDS {
-                    self.man::<BACK, BLACK, S>(
-                        sink,
-                        land,
-                        occ ^ over,
-                        enemy ^ over,
+                // A counting sink needs only the end of each sequence: no path, no captured set.
+                let (next_path, next_len, next_captured, next_crowned) = if S::BUILDS {
+                    (
                         Move::push_path(path, len, land.to_square()),
                         len + 1,
                         captured | over,
                         crowned || land.intersects(self.crown_row),
-                    );
+                    )
                 } else {
-                    self.man::<BACK, BLACK, S>(
-                        sink,
-                        land,
-                        occ ^ over,
-                        enemy ^ over,
-                        0,
-                        1,
-                        Bitboard::EMPTY,
-                        false,
-                    );
-                }
+                    (0, 1, Bitboard::EMPTY, false)
+                };
+                self.man::<BACK, BLACK, S>(
+                    sink,
+                    land,
+                    occ ^ over,
+                    enemy ^ over,
+                    next_path,
+                    next_len,
+                    next_captured,
+                    next_crowned,
+                );
             }
         };
         let [f1, f2] = Direction::forward(side::<BLACK>());
@@ -247,27 +245,24 @@ impl Walk {
             let land = over.shift(dir) & !occ;
             if land.any() {
                 found = true;
-                if S::BUILDS {
-                    self.king::<LONG, S>(
-                        sink,
-                        land,
-                        occ ^ over,
-                        enemy ^ over,
+                let (next_path, next_len, next_captured) = if S::BUILDS {
+                    (
                         Move::push_path(path, len, land.to_square()),
                         len + 1,
                         captured | over,
-                    );
+                    )
                 } else {
-                    self.king::<LONG, S>(
-                        sink,
-                        land,
-                        occ ^ over,
-                        enemy ^ over,
-                        0,
-                        1,
-                        Bitboard::EMPTY,
-                    );
-                }
+                    (0, 1, Bitboard::EMPTY)
+                };
+                self.king::<LONG, S>(
+                    sink,
+                    land,
+                    occ ^ over,
+                    enemy ^ over,
+                    next_path,
+                    next_len,
+                    next_captured,
+                );
             }
         };
         jump(Direction::UpLeft);
