@@ -227,7 +227,10 @@ pub fn check_protocol(data: &[u8]) {
     let mut session = Session::new(out);
     // The smallest tree, so that a search costs microseconds, not the milliseconds of setting
     // up the default 64 MiB (an input may still ask for up to 16 MiB, see [`tame`]).
-    assert_eq!(session.handle_line(b"setoption name Hash value 1"), Flow::Continue);
+    assert_eq!(
+        session.handle_line(b"setoption name Hash value 1"),
+        Flow::Continue
+    );
     assert!(captured.take_lines().is_empty());
     for line in data.split(|&b| b == b'\n') {
         if step(&mut session, &captured, line) == Flow::Quit {
