@@ -37,6 +37,18 @@ fn handshake() {
             buffgreen::search::SearchConfig::default().eval_cut
         ),
         "option name PlayoutPolicy type check default false",
+        &format!(
+            "option name MinimaxWeight type spin default {} min 0 max 100",
+            (buffgreen::search::SearchConfig::default().minimax_weight * 100.0).round()
+        ),
+        &format!(
+            "option name EvalFirstPlay type check default {}",
+            buffgreen::search::SearchConfig::default().eval_first_play
+        ),
+        &format!(
+            "option name FpuReduction type spin default {} min -100 max 100",
+            (buffgreen::search::SearchConfig::default().fpu_reduction * 100.0).round()
+        ),
         "uciok",
     ]);
     assert_eq!(got, want);
@@ -212,6 +224,8 @@ const SPINS: &[(&str, i64, i64)] = &[
     ("MoveOverhead", 0, 5000),
     ("Exploration", 0, 1000),
     ("EvalCut", 0, 1000),
+    ("MinimaxWeight", 0, 100),
+    ("FpuReduction", -100, 100),
 ];
 
 const CHECKS: &[&str] = &[
@@ -220,6 +234,7 @@ const CHECKS: &[&str] = &[
     "Ponder",
     "PlainUct",
     "PlayoutPolicy",
+    "EvalFirstPlay",
 ];
 
 #[test]

@@ -58,6 +58,12 @@ pub enum OptionId {
     EvalCut,
     /// Greedy playout policy in cut playouts.
     PlayoutPolicy,
+    /// Weight of the implicit minimax value in selection, in hundredths.
+    MinimaxWeight,
+    /// Unvisited moves are valued by their static evaluation.
+    EvalFirstPlay,
+    /// First-play reduction in hundredths.
+    FpuReduction,
 }
 
 /// The type of an option as the protocol announces it.
@@ -136,6 +142,11 @@ fn exploration_default() -> i64 {
     (SearchConfig::default().exploration * 100.0).round() as i64
 }
 
+/// A search weight in hundredths, as the option shows it.
+fn hundredths(x: f64) -> i64 {
+    (x * 100.0).round() as i64
+}
+
 /// The option table, in the order `uci` announces it.
 pub fn table() -> Vec<OptionSpec> {
     let d = SearchConfig::default();
@@ -198,6 +209,21 @@ pub fn table() -> Vec<OptionSpec> {
             1000,
         ),
         check(OptionId::PlayoutPolicy, "PlayoutPolicy", d.playout_policy),
+        spin(
+            OptionId::MinimaxWeight,
+            "MinimaxWeight",
+            hundredths(d.minimax_weight),
+            0,
+            100,
+        ),
+        check(OptionId::EvalFirstPlay, "EvalFirstPlay", d.eval_first_play),
+        spin(
+            OptionId::FpuReduction,
+            "FpuReduction",
+            hundredths(d.fpu_reduction),
+            -100,
+            100,
+        ),
     ]
 }
 
@@ -263,6 +289,9 @@ pub fn store(settings: &mut Settings, id: OptionId, value: OptionValue) {
         (OptionId::MoveOverhead, OptionValue::Spin(n)) => c.move_overhead_ms = as_u64(n),
         (OptionId::Exploration, OptionValue::Spin(n)) => c.exploration = n as f64 / 100.0,
         (OptionId::EvalCut, OptionValue::Spin(n)) => c.eval_cut = as_u32(n),
+        (OptionId::MinimaxWeight, OptionValue::Spin(n)) => c.minimax_weight = n as f64 / 100.0,
+        (OptionId::EvalFirstPlay, OptionValue::Check(b)) => c.eval_first_play = b,
+        (OptionId::FpuReduction, OptionValue::Spin(n)) => c.fpu_reduction = n as f64 / 100.0,
         _ => {}
     }
 }
@@ -305,7 +334,13 @@ mod tests {
         set(&mut s, "MoveOverhead", "25").unwrap();
         set(&mut s, "Exploration", "141").unwrap();
         set(&mut s, "PlainUct", "TRUE").unwrap();
+        set(&mut s, "MinimaxWeight", "35").unwrap();
+        set(&mut s, "EvalFirstPlay", "true").unwrap();
+        set(&mut s, "FpuReduction", "-20").unwrap();
         let c = &s.config;
+        assert!(c.eval_first_play);
+        assert!((c.fpu_reduction + 0.2).abs() < 1e-12);
+        assert!((c.minimax_weight - 0.35).abs() < 1e-12);
         assert!(!c.rules.backward_capture && !c.rules.long_kings);
         assert_eq!(c.rules.draw_half_moves, 0);
         assert_eq!(

@@ -64,6 +64,9 @@ pub const DEFAULT_EVAL_CUT: u32 = 8;
 /// The default first-play reduction.
 pub const DEFAULT_FPU_REDUCTION: f64 = 0.0;
 
+/// The default weight of the implicit minimax value in selection (a multiple of 0.01).
+pub const DEFAULT_MINIMAX_WEIGHT: f64 = 0.3;
+
 /// Settings that persist between searches (set through `setoption`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -93,6 +96,12 @@ pub struct SearchConfig {
     /// Cut playouts use the greedy playout policy (biggest capture, crowning, no hanging
     /// man steps) instead of uniform random moves.
     pub playout_policy: bool,
+    /// Weight `a` of the implicit minimax value of the static evaluation in selection:
+    /// `q = (1 - a) * mean + a * minimax` (0: the mean alone).
+    pub minimax_weight: f64,
+    /// An unvisited move is valued as its static evaluation (less `fpu_reduction`) instead
+    /// of its parent's mean.
+    pub eval_first_play: bool,
 }
 
 impl Default for SearchConfig {
@@ -109,6 +118,8 @@ impl Default for SearchConfig {
             plain_uct: false,
             eval_cut: DEFAULT_EVAL_CUT,
             playout_policy: false,
+            minimax_weight: DEFAULT_MINIMAX_WEIGHT,
+            eval_first_play: false,
         }
     }
 }

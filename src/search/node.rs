@@ -6,8 +6,8 @@
 //! stores; its statistics are from the view of the player who made that move, so a parent
 //! simply picks the child with the best value.
 //!
-//! 27 of the 32 bytes are used; the padding leaves room for a 16-bit minimax value of a static
-//! evaluation (implicit minimax backups) without growing the node. For threads, virtual loss
+//! 29 of the 32 bytes are used: beside the mean, a node keeps a 16-bit minimax value of the
+//! static evaluation (implicit minimax backups, Lanctot et al. 2014). For threads, virtual loss
 //! needs no field of its own: a thread counts its visit on the way down ([`Node::add_visit`])
 //! and the result when it is known ([`Node::add_value`]); in between the visit is a
 //! temporary loss to everyone else.
@@ -139,6 +139,10 @@ pub struct Node {
     proof: AtomicU16,
     /// Expansion state: 0 free, 1 claimed or expanded (see [`Node::try_claim_expansion`]).
     flags: AtomicU8,
+    /// Implicit minimax value in `SCALE` units, from the view of the player who moved into the
+    /// node: the static evaluation of a leaf, the best child's value (for the player to move)
+    /// of an expanded node, the exact result of a proven one.
+    minimax: AtomicU16,
 }
 
 impl Node {
@@ -153,6 +157,7 @@ impl Node {
         self.children.store(0, Relaxed);
         self.proof.store(0, Relaxed);
         self.flags.store(0, Relaxed);
+        self.minimax.store(DRAW as u16, Relaxed);
     }
 
     /// Copies every field of `other`, with the children pointer replaced.
@@ -161,6 +166,7 @@ impl Node {
         self.visits.store(other.visits(), Relaxed);
         self.value.store(other.value_sum(), Relaxed);
         self.proof.store(other.proof.load(Relaxed), Relaxed);
+        self.minimax.store(other.minimax(), Relaxed);
         self.set_children(first_child, children);
     }
 
@@ -274,19 +280,38 @@ impl Node {
         Proof::decode(self.proof.load(Relaxed))
     }
 
-    /// Records a proven result.
+    /// Records a proven result (the minimax value becomes the exact result).
     #[inline]
     pub fn set_proof(&self, proof: Proof) {
         self.proof.store(proof.encode(), Relaxed);
+        self.minimax.store(proof.value() as u16, Relaxed);
+    }
+
+    /// The implicit minimax value (`SCALE` units, the mover's view).
+    #[inline]
+    pub fn minimax(&self) -> u16 {
+        self.minimax.load(Relaxed)
+    }
+
+    /// Sets the implicit minimax value (a relaxed store: threads may race, the last recomputed
+    /// value wins, and the next backup through the node recomputes it anyway).
+    #[inline]
+    pub fn set_minimax(&self, value: u16) {
+        self.minimax.store(value, Relaxed);
     }
 
     /// Records a proven result unless the node has one already (another thread may have
     /// proven it first); true when this call wrote it.
     #[inline]
     pub fn try_set_proof(&self, proof: Proof) -> bool {
-        self.proof
+        let won = self
+            .proof
             .compare_exchange(0, proof.encode(), Relaxed, Relaxed)
-            .is_ok()
+            .is_ok();
+        if won {
+            self.minimax.store(proof.value() as u16, Relaxed);
+        }
+        won
     }
 }
 

@@ -30,5 +30,6 @@ pub fn params() -> Params {
         expand_visits: 1,
         eval_cut: 0,
         playout_policy: false,
+        minimax: 0.0,
     }
 }

@@ -86,12 +86,7 @@ impl Run {
         let params = if config.plain_uct {
             plain::params()
         } else {
-            Params::uct(
-                config.exploration,
-                config.fpu_reduction,
-                config.eval_cut,
-                config.playout_policy,
-            )
+            Params::uct(config)
         };
         Run {
             params,

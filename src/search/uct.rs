@@ -3,10 +3,12 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
+use crate::search::eval;
 use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
 use crate::search::playout::{Playout, PlayoutEnd};
 use crate::search::solver::Proof;
 use crate::search::tree::Tree;
+use crate::search::SearchConfig;
 
 /// How unvisited children are valued.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -15,6 +17,9 @@ pub enum FirstPlay {
     ParentMean(f64),
     /// Before any visited sibling, in generation order (classic UCB1).
     Infinite,
+    /// As if visited once with the child's static evaluation (its minimax value at
+    /// expansion) minus a reduction.
+    Evaluation(f64),
 }
 
 /// The knobs of the iteration. [`Params::uct`] is the engine; [`super::plain`] the baseline.
@@ -38,29 +43,37 @@ pub struct Params {
     /// Cut playouts follow the greedy policy ([`Playout::policy_move`]) instead of uniform
     /// random moves.
     pub playout_policy: bool,
+    /// Weight of the implicit minimax value in selection (0: the mean alone, and no minimax
+    /// backups are made).
+    pub minimax: f64,
 }
 
 impl Params {
-    /// The engine's search with exploration constant `exploration` and first-play
-    /// reduction `fpu_reduction`.
-    pub fn uct(
-        exploration: f64,
-        fpu_reduction: f64,
-        eval_cut: u32,
-        playout_policy: bool,
-    ) -> Params {
+    /// The engine's search with the strength settings of `config`.
+    pub fn uct(config: &SearchConfig) -> Params {
         Params {
-            exploration,
-            first_play: FirstPlay::ParentMean(fpu_reduction),
+            exploration: config.exploration,
+            first_play: if config.eval_first_play {
+                FirstPlay::Evaluation(config.fpu_reduction)
+            } else {
+                FirstPlay::ParentMean(config.fpu_reduction)
+            },
             solver: true,
             // Random games end long before this under the draw rule; with the rule switched
             // off, king endings could shuffle for ever: a cut playout counts as a draw.
             playout_plies: 1_000,
             unfinished: DRAW,
             expand_visits: 1,
-            eval_cut,
-            playout_policy,
+            eval_cut: config.eval_cut,
+            playout_policy: config.playout_policy,
+            minimax: config.minimax_weight,
         }
+    }
+
+    /// Children get a static evaluation at expansion and minimax values are backed up.
+    #[inline]
+    pub fn evaluates(&self) -> bool {
+        self.minimax > 0.0 || matches!(self.first_play, FirstPlay::Evaluation(_))
     }
 }
 
@@ -125,7 +138,7 @@ impl Worker {
     /// position. Returns false when the arena is full or the moves do not fit a node.
     pub fn expand(&mut self, tree: &Tree, index: u32, pos: &Position, rules: &Rules) -> bool {
         generate_moves(pos, rules, &mut self.list);
-        expand_with(tree, index, &self.list) == Expansion::Done
+        expand_with(tree, index, &self.list, Some((pos, rules))) == Expansion::Done
     }
 
     /// Runs one iteration from the root (position `root_pos`, clock `root_clock`).
@@ -182,7 +195,8 @@ impl Worker {
             let before = node.visits() - self.shared as u32;
             if !expanded && before >= params.expand_visits {
                 generate_moves(&pos, rules, &mut self.list);
-                match expand_with(tree, index, &self.list) {
+                let evaluate = params.evaluates().then_some((&pos, rules));
+                match expand_with(tree, index, &self.list, evaluate) {
                     // Descend once more into the new children and stop at the new leaf.
                     Expansion::Done => {
                         expanded = true;
@@ -229,12 +243,39 @@ impl Worker {
             Leaf::Cut | Leaf::Scored(_) => None,
         };
         self.backpropagate(tree, params, leaf);
+        // After the results: proofs made on the way up are minimax values too.
+        if params.evaluates() {
+            self.back_up_minimax(tree);
+        }
         let root_child = self.path.get(1).map(|&c| c - tree.root().first_child());
         Step {
             depth,
             outcome,
             root_child,
             full,
+        }
+    }
+
+    /// Implicit minimax backups: every expanded node of the path, from the bottom up, takes
+    /// the best of its children's minimax values (for its player to move), until a node's
+    /// value does not change (then every ancestor already agrees with it). Proven nodes keep
+    /// their exact value.
+    fn back_up_minimax(&self, tree: &Tree) {
+        for &index in self.path.iter().rev() {
+            let node = tree.node(index);
+            if !node.is_expanded() || node.proof().is_some() {
+                continue;
+            }
+            let best = node
+                .children()
+                .map(|c| tree.node(c).minimax())
+                .max()
+                .unwrap_or(DRAW as u16);
+            let value = SCALE as u16 - best;
+            if node.minimax() == value {
+                break;
+            }
+            node.set_minimax(value);
         }
     }
 
@@ -298,8 +339,14 @@ enum Expansion {
 }
 
 /// Creates the children of `index` from `moves`. Only the thread that claims the node writes
-/// its children; the others are told [`Expansion::Busy`].
-fn expand_with(tree: &Tree, index: u32, moves: &MoveList) -> Expansion {
+/// its children; the others are told [`Expansion::Busy`]. With `evaluate` (the node's
+/// position and the rules), each child's minimax value starts as its static evaluation.
+fn expand_with(
+    tree: &Tree,
+    index: u32,
+    moves: &MoveList,
+    evaluate: Option<(&Position, &Rules)>,
+) -> Expansion {
     // Merge moves with the same effect (a king's loop in either order): one child each.
     let mut count = 0usize;
     for (i, &m) in moves.iter().enumerate() {
@@ -323,7 +370,15 @@ fn expand_with(tree: &Tree, index: u32, moves: &MoveList) -> Expansion {
     for (i, &m) in moves.iter().enumerate() {
         let pm = PackedMove::new(m);
         if !m.is_capture() || !moves[..i].iter().any(|&o| PackedMove::new(o) == pm) {
-            tree.node(at).init(pm);
+            let child = tree.node(at);
+            child.init(pm);
+            if let Some((pos, rules)) = evaluate {
+                let mut after = *pos;
+                after.play_unchecked(m);
+                // The evaluation is for the side to move there; the child's values are for
+                // the player who moved into it.
+                child.set_minimax((SCALE - eval::to_value(eval::evaluate(&after, rules))) as u16);
+            }
             at += 1;
         }
     }
@@ -344,7 +399,10 @@ pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool]) -> u32
             q - reduction + c_log
         }
         FirstPlay::Infinite => f64::INFINITY,
+        // Per child, below.
+        FirstPlay::Evaluation(reduction) => c_log - reduction,
     };
+    let eval_first = matches!(params.first_play, FirstPlay::Evaluation(_));
     let mut best = u32::MAX;
     let mut best_score = f64::NEG_INFINITY;
     let mut fallback = parent.first_child();
@@ -363,9 +421,19 @@ pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool]) -> u32
             }
         }
         let score = if visits == 0 {
-            first_play
+            if eval_first {
+                first_play + child.minimax() as f64 / SCALE as f64
+            } else {
+                first_play
+            }
         } else {
-            let q = child.value_sum() as f64 / (visits as f64 * SCALE as f64);
+            let mean = child.value_sum() as f64 / (visits as f64 * SCALE as f64);
+            let q = if params.minimax > 0.0 {
+                let minimax = child.minimax() as f64 / SCALE as f64;
+                (1.0 - params.minimax) * mean + params.minimax * minimax
+            } else {
+                mean
+            };
             q + c_log / (visits as f64).sqrt()
         };
         if score > best_score {
@@ -378,5 +446,58 @@ pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool]) -> u32
         fallback
     } else {
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::fen;
+    use rand::SeedableRng;
+
+    /// Every expanded, unproven node reachable from the root holds the best of its children's
+    /// minimax values (for its player to move); returns how many nodes were checked.
+    fn check_minimax(tree: &Tree, index: u32) -> usize {
+        let node = tree.node(index);
+        if !node.is_expanded() {
+            return 0;
+        }
+        let mut checked = 0;
+        for c in node.children() {
+            checked += check_minimax(tree, c);
+        }
+        if node.proof().is_none() {
+            let best = node.children().map(|c| tree.node(c).minimax()).max();
+            assert_eq!(Some(SCALE as u16 - node.minimax()), best, "node {index}");
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn minimax_values_are_backed_up_through_the_tree() {
+        let config = SearchConfig {
+            minimax_weight: 0.3,
+            ..SearchConfig::default()
+        };
+        let params = Params::uct(&config);
+        let rules = Rules::default();
+        // A capture is pending for White: 22x15 wins a man, so the root's best child is
+        // worth more than a level position to White.
+        let pos = fen::parse("W:W22,25,29,30,31,32:B1,2,3,18,10").unwrap();
+        let tree = Tree::with_budget(1 << 20);
+        let mut worker = Worker::new(Xoshiro256PlusPlus::seed_from_u64(5));
+        assert!(worker.expand(&tree, 0, &pos, &rules));
+        for _ in 0..3000 {
+            worker.iterate(&tree, &params, &rules, &pos, 0, &[]);
+        }
+        assert!(check_minimax(&tree, 0) > 100);
+        let best = tree
+            .root()
+            .children()
+            .map(|c| tree.node(c).minimax())
+            .max()
+            .unwrap();
+        assert!(best as u64 > DRAW, "{best}");
     }
 }
