@@ -239,7 +239,14 @@ pub struct Searcher {
     tree: Tree,
     /// The game the tree's root stands for; `None` when the tree must not be reused.
     last: Option<RootKey>,
+    /// Nanoseconds a compaction took per node in use, learned from the last ones (see
+    /// [`Searcher::compaction_estimate`]).
+    compact_ns: f64,
 }
+
+/// The first guess of [`Searcher::compact_ns`]: on the slow side, so that the first compaction
+/// of a timed search is not started when it could make the engine late.
+const COMPACT_NS_GUESS: f64 = 10.0;
 
 impl Searcher {
     /// A searcher with the given settings.
@@ -248,7 +255,28 @@ impl Searcher {
             config: config.clone(),
             tree: Tree::with_budget(hash_bytes(config.hash_mib)),
             last: None,
+            compact_ns: COMPACT_NS_GUESS,
         }
+    }
+
+    /// How long compacting the arena as it is now would take. Compaction scans every node in
+    /// use and copies the kept ones: tens of milliseconds for a full arena of a large `Hash`,
+    /// more than a short `movetime` or a bullet move has.
+    fn compaction_estimate(&self) -> Duration {
+        Duration::from_nanos((self.tree.used() as f64 * self.compact_ns) as u64)
+    }
+
+    /// Compacts the arena (see [`Tree::compact`]) and learns how fast that was.
+    fn compact(&mut self, root: u32, limit: usize) -> usize {
+        let used = self.tree.used();
+        let start = Instant::now();
+        let kept = self.tree.compact(root, limit);
+        // Small compactions are dominated by fixed costs and would teach a wrong rate.
+        if used >= 1 << 14 {
+            let ns = start.elapsed().as_nanos() as f64 / used as f64;
+            self.compact_ns = 0.5 * self.compact_ns + 0.5 * ns;
+        }
+        kept
     }
 
     /// Applies new settings (the tree is reallocated when the memory size changes).
@@ -307,8 +335,16 @@ impl Searcher {
                 let kept = self.tree.used();
                 report(SearchEvent::Message(format!("reused {kept} nodes")));
             }
+            // Re-rooting would eat a large share of a timed move: start afresh instead.
+            Some(_) if self.reroot_too_slow(game, limits) => {
+                let used = self.tree.used();
+                self.tree.clear();
+                report(SearchEvent::Message(format!(
+                    "not reused: re-rooting {used} nodes would take too long for this move"
+                )));
+            }
             Some(index) => {
-                let kept = self.tree.compact(index, self.tree.capacity() / 2);
+                let kept = self.compact(index, self.tree.capacity() / 2);
                 report(SearchEvent::Message(format!("reused {kept} nodes")));
             }
             None => self.tree.clear(),
@@ -349,6 +385,18 @@ impl Searcher {
             self.last = Some(RootKey::of(game));
         }
         outcome
+    }
+
+    /// True when re-rooting the tree would take more than a quarter of the time this search
+    /// may use (never for searches without a time limit, or while pondering).
+    fn reroot_too_slow(&self, game: &Game, limits: &Limits) -> bool {
+        if limits.ponder || limits.infinite {
+            return false;
+        }
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let side = game.position().side_to_move();
+        time::budget(limits, side, overhead)
+            .is_some_and(|b| self.compaction_estimate() * 4 > b.hard)
     }
 
     /// Iterates until a limit, `stop`, or (when the search must wait) `stop`/`ponderhit`,
@@ -433,8 +481,16 @@ impl Searcher {
             if finished || flags.failed.load(Ordering::Relaxed) {
                 break;
             }
-            // The arena is full: drop the least visited branches to make room.
-            self.tree.compact(0, self.tree.capacity() / 2);
+            // The arena is full. A timed search that could not prune it before its deadline
+            // ends here with what it has: pruning cannot be interrupted.
+            if let Some(b) = budget {
+                let pruned_at = watch.clock.elapsed() + self.compaction_estimate();
+                if !watch.pondering && !limits.infinite && pruned_at >= b.hard {
+                    break;
+                }
+            }
+            // Drop the least visited branches to make room.
+            self.compact(0, self.tree.capacity() / 2);
         }
     }
 }
@@ -541,6 +597,51 @@ impl Watch<'_> {
                     idle = true;
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The messages of a search of `game` under `limits`.
+    fn messages(s: &mut Searcher, game: &Game, limits: &Limits) -> Vec<String> {
+        let mut out = Vec::new();
+        s.search(game, limits, &Control::default(), &mut |e| {
+            if let SearchEvent::Message(m) = e {
+                out.push(m);
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn a_timed_move_does_not_wait_for_a_slow_re_rooting() {
+        let game = Game::new(crate::board::Position::startpos(), 0, Rules::default());
+        let by_nodes = Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        };
+        let timed = Limits {
+            movetime: Some(Duration::from_millis(40)),
+            ..Limits::default()
+        };
+        for (ns_per_node, reused) in [(1e-3, true), (1e6, false)] {
+            let mut s = Searcher::new(&SearchConfig::default());
+            let mut g = game.clone();
+            messages(&mut s, &g, &by_nodes);
+            assert!(g.play(g.legal_moves()[0]));
+            s.compact_ns = ns_per_node;
+            let said = messages(&mut s, &g, &timed);
+            assert_eq!(said.len(), 1, "{said:?}");
+            assert_eq!(said[0].starts_with("reused "), reused, "{said:?}");
+            assert_eq!(said[0].starts_with("not reused: "), !reused, "{said:?}");
+            // Without a time limit the tree is always kept.
+            s.compact_ns = 1e6;
+            assert!(g.play(g.legal_moves()[0]));
+            let said = messages(&mut s, &g, &by_nodes);
+            assert!(said[0].starts_with("reused "), "{said:?}");
         }
     }
 }
