@@ -13,7 +13,9 @@
 # small share of the count; 10,000 games take about 45 minutes on two cores.
 # CHAOS_ROUNDS default 5000.
 # Environment: CONCURRENCY (default 2) games at once; OUT (default target/soak) for the PDN
-# files and tables; BIN to soak another binary instead of building target/release/buffgreen.
+# files and tables; BIN to soak another binary instead of building target/release/buffgreen;
+# ONLY (e.g. ONLY=bg-bullet,bg-movetime) to play only the named settings (GAMES is still the
+# total the shares are taken of).
 #
 # Fails (exit status 1) on any game that ended by an illegal move, crash, no reply, time forfeit
 # or protocol violation, on any PDN that does not replay legally, and on any chaos failure.
@@ -58,6 +60,7 @@ played=0
 seed=1
 for s in "${settings[@]}"; do
     IFS='|' read -r name share limit a b <<<"$s"
+    if [ -n "${ONLY:-}" ] && [[ ",$ONLY," != *",$name,"* ]]; then continue; fi
     n=$((games * share / 100))
     n=$((n < 2 ? 2 : n - n % 2))
     echo "== $name: $n games, $limit" >&2
