@@ -437,6 +437,7 @@ impl Searcher {
             clock: time::Clock::since(run.start, if limits.ponder { None } else { budget }),
             last_info: Instant::now(),
             steps: 0,
+            frozen: false,
             exhausted: false,
         };
         let Some((main, helpers)) = workers.split_first_mut() else {
@@ -445,6 +446,7 @@ impl Searcher {
         loop {
             let tree = &self.tree;
             let flags = Flags::default();
+            let frozen = watch.frozen;
             let finished = std::thread::scope(|s| {
                 for (k, worker) in helpers.iter_mut().enumerate() {
                     let flags = &flags;
@@ -456,7 +458,7 @@ impl Searcher {
                             while !flags.halt.load(Ordering::Relaxed) && !control.stopped() {
                                 match run.step(tree, worker, k + 1, nodes) {
                                     Stepped::Done => {}
-                                    Stepped::Full if plain => {}
+                                    Stepped::Full if plain || frozen => {}
                                     Stepped::Full => {
                                         flags.full.store(true, Ordering::Relaxed);
                                         break;
@@ -483,10 +485,16 @@ impl Searcher {
             }
             // The arena is full. A timed search that could not prune it before its deadline
             // ends here with what it has: pruning cannot be interrupted.
-            if let Some(b) = budget {
-                let pruned_at = watch.clock.elapsed() + self.compaction_estimate();
-                if !watch.pondering && !limits.infinite && pruned_at >= b.hard {
+            if let Some(b) = budget.filter(|_| !limits.infinite) {
+                let pruning = self.compaction_estimate();
+                if !watch.pondering && watch.clock.elapsed() + pruning >= b.hard {
                     break;
+                }
+                // While pondering the clock starts at `ponderhit`, which may come in the middle
+                // of a long pruning: search on in the tree as it is instead.
+                if watch.pondering && pruning * 4 > b.hard {
+                    watch.frozen = true;
+                    continue;
                 }
             }
             // Drop the least visited branches to make room.
@@ -528,6 +536,8 @@ struct Watch<'a> {
     last_info: Instant,
     /// Thread 0's own iterations (the cadence of its checks).
     steps: u64,
+    /// The arena is full and may not be pruned: search on without growing the tree.
+    frozen: bool,
     /// The `nodes` limit is used up: thread 0 found nothing left to claim.
     exhausted: bool,
 }
@@ -587,7 +597,7 @@ impl Watch<'_> {
                 Stepped::Done => self.steps += 1,
                 Stepped::Full => {
                     self.steps += 1;
-                    if !self.plain {
+                    if !self.plain && !self.frozen {
                         return false;
                     }
                 }
