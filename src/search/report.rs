@@ -13,22 +13,40 @@ use crate::types::Move;
 /// then unproven and drawn moves by visits and then mean value, then proven losses (longest
 /// first). Without the solver only visits and value count.
 pub fn compare(a: &Node, b: &Node, solver: bool) -> Ordering {
-    let class = |n: &Node| -> (u8, i32) {
-        match n.proof() {
+    RankKey::of(a, solver).cmp_best_first(&RankKey::of(b, solver))
+}
+
+/// What [`compare`] looks at, read once. Other search threads keep changing the nodes while
+/// thread 0 ranks them: a sort that read the live nodes at every comparison could see an
+/// inconsistent order (the standard sort then panics), so the keys are taken first.
+#[derive(Clone, Copy, Debug)]
+struct RankKey {
+    class: (u8, i32),
+    visits: u32,
+    mean: f64,
+}
+
+impl RankKey {
+    fn of(n: &Node, solver: bool) -> RankKey {
+        let class = match n.proof() {
             Some(Proof::Win(p)) if solver => (2, -(p as i32)),
             Some(Proof::Loss(p)) if solver => (0, p as i32),
             _ => (1, 0),
+        };
+        RankKey {
+            class,
+            visits: n.visits(),
+            mean: n.mean().unwrap_or(0.0),
         }
-    };
-    class(b)
-        .cmp(&class(a))
-        .then(b.visits().cmp(&a.visits()))
-        .then(
-            b.mean()
-                .unwrap_or(0.0)
-                .partial_cmp(&a.mean().unwrap_or(0.0))
-                .unwrap_or(Ordering::Equal),
-        )
+    }
+
+    fn cmp_best_first(&self, other: &RankKey) -> Ordering {
+        other
+            .class
+            .cmp(&self.class)
+            .then(other.visits.cmp(&self.visits))
+            .then(other.mean.total_cmp(&self.mean))
+    }
 }
 
 /// The best child of `index` (first of the best in generation order), if expanded.
@@ -51,16 +69,16 @@ pub fn best_child(tree: &Tree, index: u32, solver: bool, allowed: &[bool]) -> Op
 
 /// The allowed root children, best first.
 pub fn ranked_root(tree: &Tree, solver: bool, allowed: &[bool]) -> Vec<u32> {
-    let mut children: Vec<u32> = tree
+    let mut keyed: Vec<(u32, RankKey)> = tree
         .root()
         .children()
         .enumerate()
         .filter(|&(k, _)| allowed.is_empty() || allowed[k])
-        .map(|(_, c)| c)
+        .map(|(_, c)| (c, RankKey::of(tree.node(c), solver)))
         .collect();
     // A stable sort keeps generation order among equals, as `best_child` does.
-    children.sort_by(|&a, &b| compare(tree.node(a), tree.node(b), solver));
-    children
+    keyed.sort_by(|a, b| a.1.cmp_best_first(&b.1));
+    keyed.into_iter().map(|(c, _)| c).collect()
 }
 
 /// The full move of child `index`, played from `pos`.
