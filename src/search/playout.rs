@@ -12,7 +12,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::board::{generate_moves, has_captures, next_clock, MoveList, Position, Rules};
 use crate::search::eval;
 use crate::search::node::SCALE;
-use crate::types::{Bitboard, Direction, Move};
+use crate::types::{Bitboard, Color, Direction, Move};
 
 /// How a playout ended, from the view of the side to move where it started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,12 +202,7 @@ impl Playout {
         let draw = rules.draw_half_moves;
         for ply in 0..max_plies {
             let Some(mv) = self.random_move(&pos, rules, rng) else {
-                let end = if pos.side_to_move() == start {
-                    PlayoutEnd::Loss
-                } else {
-                    PlayoutEnd::Win
-                };
-                return (end, ply);
+                return (stuck(&pos, start), ply);
             };
             // No legal move loses before the draw rule is looked at (RULES.md).
             if draw > 0 && clock >= draw {
@@ -244,12 +239,7 @@ impl Playout {
                 self.random_move(&pos, rules, rng)
             };
             let Some(mv) = mv else {
-                let end = if pos.side_to_move() == start {
-                    PlayoutEnd::Loss
-                } else {
-                    PlayoutEnd::Win
-                };
-                return (end, ply);
+                return (stuck(&pos, start), ply);
             };
             if draw > 0 && clock >= draw {
                 return (PlayoutEnd::Draw, ply);
@@ -362,6 +352,16 @@ fn quiet_nth(pos: &Position, rules: &Rules, mut k: u32) -> Result<Move, u32> {
 #[inline]
 fn quiet_count(pos: &Position, rules: &Rules) -> u32 {
     quiet_nth(pos, rules, u32::MAX).err().unwrap_or(0)
+}
+
+/// The result, from `start`'s view, when the side to move at `pos` has no legal move: it lost.
+#[inline]
+fn stuck(pos: &Position, start: Color) -> PlayoutEnd {
+    if pos.side_to_move() == start {
+        PlayoutEnd::Loss
+    } else {
+        PlayoutEnd::Win
+    }
 }
 
 #[cfg(test)]
