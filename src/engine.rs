@@ -476,16 +476,29 @@ impl SearchJob {
             mut events,
             answer,
         } = self;
+        // The search may answer before it returns (a `stop` during a compaction): that is the
+        // one answer, and nothing it reports afterwards reaches the GUI.
+        let mut answer = Some(answer);
         let result = catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(&game, &limits, &control, &mut *events)
+            searcher.search(&game, &limits, &control, &mut |event| match event {
+                SearchEvent::Decided(outcome) => {
+                    if let Some(answer) = answer.take() {
+                        answered.store(true, Ordering::SeqCst);
+                        answer(listed(outcome, &game, &limits.searchmoves));
+                    }
+                }
+                _ if answer.is_none() => {}
+                event => events(event),
+            })
         }));
+        let Some(answer) = answer else {
+            return match result {
+                Ok(_) => searcher,
+                Err(_) => Searcher::new(&config),
+            };
+        };
         let outcome = match result {
-            Ok(outcome) => SearchOutcome {
-                best: outcome
-                    .best
-                    .map(|best| as_listed(best, &game, &limits.searchmoves)),
-                ..outcome
-            },
+            Ok(outcome) => listed(outcome, &game, &limits.searchmoves),
             Err(_) => {
                 // The searcher may be half-updated: replace it, and still answer with a legal
                 // move so the GUI gets its one bestmove.
@@ -505,6 +518,14 @@ impl SearchJob {
         answered.store(true, Ordering::SeqCst);
         answer(outcome);
         searcher
+    }
+}
+
+/// `outcome` with its move as listed in `searchmoves` (see [`as_listed`]).
+fn listed(outcome: SearchOutcome, game: &Game, searchmoves: &[Move]) -> SearchOutcome {
+    SearchOutcome {
+        best: outcome.best.map(|best| as_listed(best, game, searchmoves)),
+        ..outcome
     }
 }
 

@@ -35,7 +35,7 @@ fn last_info(events: &[SearchEvent]) -> &SearchInfo {
         .rev()
         .find_map(|e| match e {
             SearchEvent::Info(i) => Some(i),
-            SearchEvent::Message(_) => None,
+            _ => None,
         })
         .expect("an info line at the end")
 }
@@ -182,7 +182,7 @@ fn same_seed_same_search() {
     assert_eq!(a.nodes, 30_000);
     let strip = |e: &SearchEvent| match e {
         SearchEvent::Info(i) => Some((i.score, i.wdl, i.pv.clone(), i.depth, i.seldepth)),
-        SearchEvent::Message(_) => None,
+        _ => None,
     };
     assert_eq!(
         ea.iter().filter_map(strip).next_back(),
@@ -316,7 +316,7 @@ fn multipv_reports_distinct_lines() {
         .iter()
         .filter_map(|e| match e {
             SearchEvent::Info(i) => Some(i),
-            SearchEvent::Message(_) => None,
+            _ => None,
         })
         .collect();
     let last3 = &end[end.len() - 3..];

@@ -45,7 +45,7 @@ fn last_info(events: &[SearchEvent]) -> &SearchInfo {
         .rev()
         .find_map(|e| match e {
             SearchEvent::Info(i) => Some(i),
-            SearchEvent::Message(_) => None,
+            _ => None,
         })
         .expect("an info line at the end")
 }
@@ -70,13 +70,23 @@ fn four_threads_on_a_tiny_hash_stopped_at_random_moments() {
         }
         let wait = Duration::from_millis(rng.gen_range(0..40));
         let control = Control::default();
-        let mut reports = 0;
+        let mut events = Vec::new();
         let out = thread::scope(|scope| {
-            let h = scope.spawn(|| s.search(&g, &limits, &control, &mut |_| reports += 1));
+            let h = scope.spawn(|| s.search(&g, &limits, &control, &mut |e| events.push(e)));
             thread::sleep(wait);
             control.stop.store(true, Ordering::Relaxed);
             h.join().expect("the search thread")
         });
+        // A stop during a pruning is answered early: then that answer is the last event and
+        // the outcome itself.
+        let decided = events
+            .iter()
+            .position(|e| matches!(e, SearchEvent::Decided(_)));
+        if let Some(k) = decided {
+            assert_eq!(k + 1, events.len(), "{events:?}");
+            assert_eq!(events[k], SearchEvent::Decided(out));
+        }
+        let reports = events.len();
         let best = out.best.expect("a move");
         assert!(g.legal_moves().contains(&best), "{best}");
         if let Some(reply) = out.ponder {

@@ -185,6 +185,7 @@ pub fn event_line(event: &SearchEvent) -> String {
     match event {
         SearchEvent::Info(info) => info_line(info),
         SearchEvent::Message(text) => format!("info string {text}"),
+        SearchEvent::Decided(outcome) => bestmove_line(outcome),
     }
 }
 

@@ -190,6 +190,11 @@ pub enum SearchEvent {
     Info(SearchInfo),
     /// A free-text note (becomes `info string ...`).
     Message(String),
+    /// The search's answer, given before [`Searcher::search`] returns: `stop` came while the
+    /// search was compacting its tree, which cannot be interrupted, so the answer (read off
+    /// the root's children, which compaction leaves as they are) goes out first. Nothing is
+    /// reported after it, and `search` returns the same outcome.
+    Decided(SearchOutcome),
 }
 
 /// The answer of a search.
@@ -266,17 +271,38 @@ impl Searcher {
         Duration::from_nanos((self.tree.used() as f64 * self.compact_ns) as u64)
     }
 
-    /// Compacts the arena (see [`Tree::compact`]) and learns how fast that was.
-    fn compact(&mut self, root: u32, limit: usize) -> usize {
+    /// Compacts the arena (see [`Tree::compact`]) and learns how fast that was. A `stop`
+    /// that comes meanwhile is answered at once with `answer` (its last lines, then the
+    /// move): returns the nodes kept and, when it answered, the outcome it gave.
+    fn compact(
+        &mut self,
+        root: u32,
+        limit: usize,
+        control: &Control,
+        answer: Option<Answer>,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> (usize, Option<SearchOutcome>) {
         let used = self.tree.used();
         let start = Instant::now();
-        let kept = self.tree.compact(root, limit);
+        let mut pending = answer;
+        let mut given = None;
+        let kept = self.tree.compact_polling(root, limit, &mut || {
+            if control.stopped() {
+                if let Some(answer) = pending.take() {
+                    for info in answer.infos {
+                        report(SearchEvent::Info(info));
+                    }
+                    report(SearchEvent::Decided(answer.outcome));
+                    given = Some(answer.outcome);
+                }
+            }
+        });
         // Small compactions are dominated by fixed costs and would teach a wrong rate.
         if used >= 1 << 14 {
             let ns = start.elapsed().as_nanos() as f64 / used as f64;
             self.compact_ns = 0.5 * self.compact_ns + 0.5 * ns;
         }
-        kept
+        (kept, given)
     }
 
     /// Applies new settings (the tree is reallocated when the memory size changes).
@@ -344,7 +370,13 @@ impl Searcher {
                 )));
             }
             Some(index) => {
-                let kept = self.compact(index, self.tree.capacity() / 2);
+                let answer = Answer::at(&self.tree, index, game, limits, &self.config);
+                let limit = self.tree.capacity() / 2;
+                let (kept, given) = self.compact(index, limit, control, answer, report);
+                if let Some(outcome) = given {
+                    self.last = Some(RootKey::of(game));
+                    return outcome;
+                }
                 report(SearchEvent::Message(format!("reused {kept} nodes")));
             }
             None => self.tree.clear(),
@@ -375,7 +407,11 @@ impl Searcher {
         // A forced move is answered at once (unless the GUI wants the search to wait).
         let forced = candidates == 1;
         if !forced || limits.infinite || limits.ponder {
-            self.run_loop(&run, &mut workers, limits, control, forced, report);
+            let given = self.run_loop(&run, &mut workers, limits, control, forced, report);
+            if let Some(outcome) = given {
+                self.last = Some(RootKey::of(game));
+                return outcome;
+            }
         }
         for info in run.infos(&self.tree) {
             report(SearchEvent::Info(info));
@@ -402,6 +438,7 @@ impl Searcher {
     /// Iterates until a limit, `stop`, or (when the search must wait) `stop`/`ponderhit`,
     /// with one thread per worker. Each round runs the threads until the search is over or
     /// the arena is full; a full arena is pruned between rounds, with no thread running.
+    /// Returns the outcome when a `stop` during a pruning was answered already.
     fn run_loop(
         &mut self,
         run: &Run,
@@ -410,7 +447,7 @@ impl Searcher {
         control: &Control,
         forced: bool,
         report: &mut dyn FnMut(SearchEvent),
-    ) {
+    ) -> Option<SearchOutcome> {
         let overhead = Duration::from_millis(self.config.move_overhead_ms);
         let plain = self.config.plain_uct;
         let (budget, nodes) = if plain {
@@ -440,9 +477,7 @@ impl Searcher {
             frozen: false,
             exhausted: false,
         };
-        let Some((main, helpers)) = workers.split_first_mut() else {
-            return;
-        };
+        let (main, helpers) = workers.split_first_mut()?;
         loop {
             let tree = &self.tree;
             let flags = Flags::default();
@@ -497,9 +532,49 @@ impl Searcher {
                     continue;
                 }
             }
-            // Drop the least visited branches to make room.
-            self.compact(0, self.tree.capacity() / 2);
+            // Drop the least visited branches to make room; a `stop` meanwhile gets the
+            // answer as the tree stands now.
+            let answer = Answer {
+                infos: run.infos(&self.tree),
+                outcome: run.outcome(&self.tree),
+            };
+            let limit = self.tree.capacity() / 2;
+            let (_, given) = self.compact(0, limit, control, Some(answer), report);
+            if given.is_some() {
+                return given;
+            }
         }
+        None
+    }
+}
+
+/// What a search answers if `stop` comes now: its last `info` lines and its outcome.
+struct Answer {
+    infos: Vec<SearchInfo>,
+    outcome: SearchOutcome,
+}
+
+impl Answer {
+    /// The answer for `game`'s position, found at node `index` of a tree kept from an
+    /// earlier search, before any iteration of this one (no lines: nothing was searched);
+    /// `None` when that node has no children to choose from.
+    fn at(
+        tree: &Tree,
+        index: u32,
+        game: &Game,
+        limits: &Limits,
+        config: &SearchConfig,
+    ) -> Option<Answer> {
+        let allowed = report::allowed(tree, index, &limits.searchmoves);
+        let solver = !config.plain_uct;
+        let outcome = report::outcome(tree, index, game.position(), game.rules(), solver, &allowed);
+        outcome.best.is_some().then_some(Answer {
+            infos: Vec::new(),
+            outcome: SearchOutcome {
+                nodes: 0,
+                ..outcome
+            },
+        })
     }
 }
 
@@ -624,6 +699,50 @@ mod tests {
             }
         });
         out
+    }
+
+    #[test]
+    fn a_stop_during_re_rooting_is_answered_before_it_ends() {
+        let mut game = Game::new(crate::board::Position::startpos(), 0, Rules::default());
+        let mut s = Searcher::new(&SearchConfig::default());
+        let first = s.search(
+            &game,
+            &Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+            &Control::default(),
+            &mut |_| {},
+        );
+        let (Some(best), Some(reply)) = (first.best, first.ponder) else {
+            panic!("no line: {first:?}");
+        };
+        assert!(game.play(best) && game.play(reply));
+        // The stop is there before the search begins: the re-rooting sees it at once.
+        let control = Control::default();
+        control.stop.store(true, Ordering::Relaxed);
+        let mut events = Vec::new();
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let out = s.search(&game, &infinite, &control, &mut |e| events.push(e));
+        assert_eq!(events, vec![SearchEvent::Decided(out)]);
+        assert_eq!(out.nodes, 0);
+        let legal = game.legal_moves();
+        assert!(out.best.is_some_and(|m| legal.contains(&m)), "{out:?}");
+        // The tree was re-rooted all the same: the next search reuses it.
+        let said = messages(&mut s, &game, &nodes_limit(100));
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("reused "), "{said:?}");
+    }
+
+    /// A `nodes`-limited search.
+    fn nodes_limit(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
     }
 
     #[test]

@@ -3,10 +3,10 @@
 use std::cmp::Ordering;
 
 use crate::board::{generate_moves, MoveList, Position, Rules};
-use crate::search::node::Node;
+use crate::search::node::{Node, PackedMove};
 use crate::search::solver::Proof;
 use crate::search::tree::Tree;
-use crate::search::Score;
+use crate::search::{Score, SearchOutcome};
 use crate::types::Move;
 
 /// Orders two children from the chooser's view, best first: proven wins (shortest first),
@@ -65,6 +65,40 @@ pub fn best_child(tree: &Tree, index: u32, solver: bool, allowed: &[bool]) -> Op
         }
     }
     best
+}
+
+/// Which children of `index` may be played under `searchmoves`, by position in the block
+/// (empty: all of them).
+pub fn allowed(tree: &Tree, index: u32, searchmoves: &[Move]) -> Vec<bool> {
+    if searchmoves.is_empty() {
+        return Vec::new();
+    }
+    tree.node(index)
+        .children()
+        .map(|c| {
+            let pm = tree.node(c).mv();
+            searchmoves.iter().any(|&m| PackedMove::new(m) == pm)
+        })
+        .collect()
+}
+
+/// The best allowed move at node `index` (whose position is `pos`) and the expected reply;
+/// no move when the node has no children. `nodes` is left at 0 for the caller.
+pub fn outcome(
+    tree: &Tree,
+    index: u32,
+    pos: &Position,
+    rules: &Rules,
+    solver: bool,
+    allowed: &[bool],
+) -> SearchOutcome {
+    let best = best_child(tree, index, solver, allowed);
+    let line = best.map(|c| pv(tree, c, pos, rules, solver));
+    SearchOutcome {
+        best: line.as_ref().and_then(|l| l.first().copied()),
+        ponder: line.as_ref().and_then(|l| l.get(1).copied()),
+        nodes: 0,
+    }
 }
 
 /// The allowed root children, best first.

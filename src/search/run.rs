@@ -11,7 +11,6 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{Game, Position, Rules};
-use crate::search::node::PackedMove;
 use crate::search::padded::CachePadded;
 use crate::search::tree::Tree;
 use crate::search::uct::{Outcome, Params, Worker};
@@ -134,16 +133,7 @@ impl Run {
     /// children may be played.
     pub(super) fn mask_root(&mut self, tree: &Tree, searchmoves: &[Move]) -> usize {
         let children = tree.root().children();
-        self.allowed.clear();
-        if !searchmoves.is_empty() {
-            self.allowed = children
-                .clone()
-                .map(|c| {
-                    let pm = tree.node(c).mv();
-                    searchmoves.iter().any(|&m| PackedMove::new(m) == pm)
-                })
-                .collect();
-        }
+        self.allowed = report::allowed(tree, 0, searchmoves);
         for tally in &mut self.tallies {
             tally.counts = children.clone().map(|_| Default::default()).collect();
         }
@@ -302,12 +292,9 @@ impl Run {
     /// The best move and the expected reply.
     pub(super) fn outcome(&self, tree: &Tree) -> SearchOutcome {
         let solver = self.params.solver;
-        let best = report::best_child(tree, 0, solver, &self.allowed);
-        let line = best.map(|c| report::pv(tree, c, &self.pos, &self.rules, solver));
         SearchOutcome {
-            best: line.as_ref().and_then(|l| l.first().copied()),
-            ponder: line.as_ref().and_then(|l| l.get(1).copied()),
             nodes: self.iterations(),
+            ..report::outcome(tree, 0, &self.pos, &self.rules, solver, &self.allowed)
         }
     }
 }

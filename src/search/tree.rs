@@ -145,72 +145,113 @@ impl Tree {
     /// whole subtree does not fit, the children of the least visited nodes are dropped (those
     /// nodes keep their statistics and become leaves again). Returns the nodes kept.
     pub fn compact(&mut self, new_root: u32, limit: usize) -> usize {
+        self.compact_polling(new_root, limit, &mut || {})
+    }
+
+    /// [`Tree::compact`], calling `poll` every [`POLL_EVERY`] nodes scanned. A compaction
+    /// cannot be interrupted (half moved, the tree is not a tree), and on a large arena it
+    /// takes milliseconds: `poll` lets the caller answer a `stop` meanwhile.
+    pub fn compact_polling(
+        &mut self,
+        new_root: u32,
+        limit: usize,
+        poll: &mut dyn FnMut(),
+    ) -> usize {
+        poll();
         let limit = limit.max(1 + self.node(new_root).child_count() as usize);
-        let mut min_visits = 0u32;
-        let kept = loop {
-            let kept = self.mark(new_root, min_visits);
-            if kept <= limit || min_visits > u32::MAX / 2 {
-                break kept;
-            }
-            min_visits = (min_visits * 2).max(1);
-        };
+        // One pass marks the whole subtree and counts children by their parent's visits; the
+        // lowest visit threshold whose count fits is then marked with a second pass. The
+        // count is an upper bound (a node is kept only if all its ancestors pass too), so the
+        // kept nodes never exceed `limit`.
+        let (mut kept, by_visits) = self.mark(new_root, 0, poll);
+        if kept > limit {
+            let min_visits = threshold(&by_visits, kept, limit);
+            kept = self.mark(new_root, min_visits, poll).0;
+        }
         let mut total = 0;
         for (rank, word) in self.ranks.iter_mut().zip(self.marks.iter()) {
             *rank = total;
             total += word.count_ones();
         }
         let used = self.used();
-        for i in new_root as usize..used {
-            if !self.is_marked(i) {
-                continue;
+        let words = used.div_ceil(64);
+        for w in new_root as usize / 64..words {
+            if w % (POLL_EVERY / 64) == 0 {
+                poll();
             }
-            let node = &self.nodes[i];
-            let f = node.first_child() as usize;
-            let (first, count) = if node.is_expanded() && self.is_marked(f) {
-                (self.rank(f) as u32, node.child_count())
-            } else {
-                (0, 0)
-            };
-            let dest = self.rank(i);
-            if dest == i {
-                let n = &self.nodes[i];
-                n.set_children(first, count);
-            } else {
-                let (low, high) = self.nodes.split_at(i);
-                low[dest].copy_from(&high[0], first, count);
+            let mut bits = self.marks[w];
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let node = &self.nodes[i];
+                let f = node.first_child() as usize;
+                let (first, count) = if node.is_expanded() && self.is_marked(f) {
+                    (self.rank(f) as u32, node.child_count())
+                } else {
+                    (0, 0)
+                };
+                let dest = self.rank(i);
+                if dest == i {
+                    self.nodes[i].set_children(first, count);
+                } else {
+                    let (low, high) = self.nodes.split_at(i);
+                    low[dest].copy_from(&high[0], first, count);
+                }
             }
         }
-        for w in self.marks.iter_mut().take(used.div_ceil(64)) {
-            *w = 0;
-        }
+        self.marks[..words].fill(0);
         self.used.store(kept as u32, Relaxed);
         self.compactions += 1;
         kept
     }
 
     /// Marks `root` and every node below it whose parent has at least `min_visits` visits
-    /// (the root's own children always); returns how many are marked.
-    fn mark(&mut self, root: u32, min_visits: u32) -> usize {
+    /// (the root's own children always); returns how many are marked, and how many children
+    /// the marked nodes other than the root have, by [`visit_class`] of the parent's visits.
+    fn mark(
+        &mut self,
+        root: u32,
+        min_visits: u32,
+        poll: &mut dyn FnMut(),
+    ) -> (usize, [usize; VISIT_CLASSES]) {
         let used = self.used();
-        for w in self.marks.iter_mut().take(used.div_ceil(64)) {
-            *w = 0;
-        }
+        let words = used.div_ceil(64);
+        self.marks[..words].fill(0);
         self.set_mark(root as usize);
         let mut count = 1;
-        for i in root as usize..used {
-            if !self.is_marked(i) {
-                continue;
+        let mut by_visits = [0usize; VISIT_CLASSES];
+        // Children always come after their parent, so one forward scan reaches the whole
+        // subtree; a word is read again after each of its nodes, whose children may be in it.
+        for w in root as usize / 64..words {
+            if w % (POLL_EVERY / 64) == 0 {
+                poll();
             }
-            let node = &self.nodes[i];
-            if node.is_expanded() && (i == root as usize || node.visits() >= min_visits) {
-                let range = node.children();
-                count += range.len();
-                for c in range {
-                    self.set_mark(c as usize);
+            let mut done = 0u64;
+            loop {
+                let pending = self.marks[w] & !done;
+                if pending == 0 {
+                    break;
                 }
+                let bit = pending.trailing_zeros();
+                done |= 1 << bit;
+                let i = w * 64 + bit as usize;
+                let node = &self.nodes[i];
+                if !node.is_expanded() {
+                    continue;
+                }
+                let range = node.children();
+                if i != root as usize {
+                    let visits = node.visits();
+                    by_visits[visit_class(visits)] += range.len();
+                    if visits < min_visits {
+                        continue;
+                    }
+                }
+                count += range.len();
+                self.mark_range(range.start as usize, range.end as usize);
             }
         }
-        count
+        (count, by_visits)
     }
 
     #[inline]
@@ -223,12 +264,56 @@ impl Tree {
         self.marks[i / 64] |= 1 << (i % 64);
     }
 
+    /// Marks nodes `start..end`.
+    #[inline]
+    fn mark_range(&mut self, start: usize, end: usize) {
+        let mut i = start;
+        while i < end {
+            let (w, bit) = (i / 64, i % 64);
+            let n = (64 - bit).min(end - i);
+            let ones = if n == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << n) - 1) << bit
+            };
+            self.marks[w] |= ones;
+            i += n;
+        }
+    }
+
     /// The new index of marked node `i`: how many marked nodes precede it.
     #[inline]
     fn rank(&self, i: usize) -> usize {
         let below = self.marks[i / 64] & ((1u64 << (i % 64)) - 1);
         self.ranks[i / 64] as usize + below.count_ones() as usize
     }
+}
+
+/// Nodes a compaction scans between two calls of its `poll` (a fraction of a millisecond).
+pub const POLL_EVERY: usize = 1 << 15;
+
+/// Classes of visit counts: 0, then one per power of two up to 2^31.
+const VISIT_CLASSES: usize = 33;
+
+/// The class of a visit count: 0 for none, `k + 1` for `2^k..2^(k+1)`.
+#[inline]
+fn visit_class(visits: u32) -> usize {
+    (u32::BITS - visits.leading_zeros()) as usize
+}
+
+/// The lowest visit threshold (0, or a power of two) at which the children of nodes with fewer
+/// visits can be dropped so that at most `limit` nodes stay, given `all` nodes marked without
+/// a threshold and the children counted by their parent's visit class.
+fn threshold(by_visits: &[usize; VISIT_CLASSES], all: usize, limit: usize) -> u32 {
+    let mut kept = all;
+    for (class, &children) in by_visits.iter().enumerate() {
+        if kept <= limit {
+            // Dropping classes below `class` keeps parents with at least 2^(class - 1) visits.
+            return if class == 0 { 0 } else { 1 << (class - 1) };
+        }
+        kept -= children;
+    }
+    u32::MAX
 }
 
 #[cfg(test)]
@@ -273,6 +358,95 @@ mod tests {
         assert_eq!(t.node(1).children(), 0..0);
         assert_eq!(t.node(2).children(), 3..4);
         assert_eq!(t.node(2).visits(), 1);
+    }
+
+    /// The subtree at `index` as nested (visits, children) values, to compare trees whose
+    /// indices differ.
+    #[derive(Debug, PartialEq)]
+    struct Shape(u32, Vec<Shape>);
+
+    fn shape(t: &Tree, index: u32) -> Shape {
+        let children = t.node(index).children().map(|c| shape(t, c)).collect();
+        Shape(t.node(index).visits(), children)
+    }
+
+    fn count(s: &Shape) -> usize {
+        1 + s.1.iter().map(count).sum::<usize>()
+    }
+
+    /// True when `pruned` is `whole` with the children of some nodes dropped (all or none of
+    /// a node's children, and always the root's).
+    fn is_pruned_from(pruned: &Shape, whole: &Shape, root: bool) -> bool {
+        pruned.0 == whole.0
+            && if pruned.1.is_empty() {
+                !root || whole.1.is_empty()
+            } else {
+                pruned.1.len() == whole.1.len()
+                    && pruned
+                        .1
+                        .iter()
+                        .zip(&whole.1)
+                        .all(|(p, w)| is_pruned_from(p, w, false))
+            }
+    }
+
+    #[test]
+    fn compaction_keeps_a_pruned_copy_within_the_limit() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        for round in 0..200 {
+            let mut t = Tree::with_budget(0);
+            // Random expansions with random visit counts (not falling with depth, so that
+            // the threshold's count is only an upper bound).
+            let mut leaves = vec![0u32];
+            while let Some(k) = (!leaves.is_empty()).then(|| rng.gen_range(0..leaves.len())) {
+                let n = rng.gen_range(1..6u32);
+                let Some(first) = t.alloc(n as usize) else {
+                    break;
+                };
+                let parent = leaves.swap_remove(k);
+                for c in first..first + n {
+                    t.node(c).init(PackedMove::default());
+                    for _ in 0..rng.gen_range(0..40) {
+                        t.node(c).add(1);
+                    }
+                    leaves.push(c);
+                }
+                t.node(parent).set_children(first, n as u16);
+                if t.used() > 600 {
+                    break;
+                }
+            }
+            let root = if round % 2 == 0 {
+                0
+            } else {
+                t.root().first_child()
+            };
+            let whole = shape(&t, root);
+            let limit = rng.gen_range(1..count(&whole) + 10);
+            let kept = t.compact(root, limit);
+            let pruned = shape(&t, 0);
+            let floor = 1 + whole.1.len();
+            assert_eq!(kept, count(&pruned), "round {round}");
+            assert_eq!(t.used(), kept, "round {round}");
+            assert!(kept <= limit.max(floor), "round {round}: {kept} > {limit}");
+            assert!(is_pruned_from(&pruned, &whole, true), "round {round}");
+            if limit >= count(&whole) {
+                assert_eq!(pruned, whole, "round {round}");
+            }
+        }
+    }
+
+    #[test]
+    fn compaction_polls_while_it_runs() {
+        let mut t = Tree::with_budget(8 << 20);
+        while let Some(first) = t.alloc(4) {
+            let parent = first / 4;
+            t.node(parent).set_children(first, 4);
+        }
+        let mut polls = 0;
+        t.compact_polling(0, t.capacity() / 2, &mut || polls += 1);
+        assert!(polls >= 2 * t.capacity() / POLL_EVERY, "{polls}");
     }
 
     #[test]
