@@ -67,6 +67,9 @@ struct BenchArgs {
     /// Random seed.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_SEED as u64))]
     seed: u64,
+    /// Search this position (PDN FEN) instead of the bench set; repeat for several.
+    #[arg(long = "fen", value_name = "FEN")]
+    fens: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -128,7 +131,21 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
         seed: a.seed,
         ..SearchConfig::default()
     };
-    let report = bench::run(&config, a.nodes);
+    let mut positions = Vec::new();
+    for text in &a.fens {
+        match fen::parse(text) {
+            Ok(pos) => positions.push(pos),
+            Err(e) => {
+                eprintln!("error: --fen '{text}': {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let report = if positions.is_empty() {
+        bench::run(&config, a.nodes)
+    } else {
+        bench::run_on(&config, a.nodes, &positions)
+    };
     Output::stdout().lines(&output::bench_lines(&report));
     eprintln!("Total time (ms): {}", report.elapsed.as_millis());
     ExitCode::SUCCESS

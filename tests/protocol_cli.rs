@@ -111,6 +111,25 @@ fn bench_prints_a_reproducible_signature() {
 }
 
 #[test]
+fn bench_searches_the_positions_given() {
+    let fen = "B:W21-32:B1-12";
+    let one = run(&["bench", "--nodes", "300", "--hash", "8", "--fen", fen]);
+    assert!(one.status.success());
+    assert_eq!(stdout(&one).lines().next(), Some("Nodes searched: 300"));
+    let two = run(&[
+        "bench", "--nodes", "300", "--hash", "8", "--fen", fen, "--fen", fen,
+    ]);
+    assert_eq!(stdout(&two).lines().next(), Some("Nodes searched: 600"));
+    let bad = run(&["bench", "--fen", "B:W21-32:B1-33"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("--fen 'B:W21-32:B1-33'"),
+        "{bad:?}"
+    );
+}
+
+#[test]
 fn help_and_version() {
     let v = run(&["--version"]);
     assert!(v.status.success());

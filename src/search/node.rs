@@ -224,6 +224,21 @@ impl Node {
         self.value.fetch_add(value, Relaxed);
     }
 
+    /// [`Node::add_visit`] as a plain load and store: an increment made by another thread at
+    /// the same instant may be lost. Far below the root, where two threads seldom meet, that
+    /// rare loss is worth the locked instruction it saves on every node of every iteration.
+    #[inline]
+    pub fn add_visit_unlocked(&self) {
+        self.visits
+            .store(self.visits.load(Relaxed).saturating_add(1), Relaxed);
+    }
+
+    /// [`Node::add_value`] as a plain load and store (see [`Node::add_visit_unlocked`]).
+    #[inline]
+    pub fn add_value_unlocked(&self, value: u64) {
+        self.value.store(self.value.load(Relaxed) + value, Relaxed);
+    }
+
     /// The children as an index range (empty when not expanded).
     #[inline]
     pub fn children(&self) -> std::ops::Range<u32> {

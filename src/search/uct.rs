@@ -101,6 +101,13 @@ pub enum Outcome {
     Loss,
 }
 
+/// Plies from the root (the root included) whose statistics threads sharing the tree update
+/// with locked read-modify-writes. Every iteration passes the top of the tree, where threads
+/// meet all the time; deeper, they seldom touch the same node at the same instant, and plain
+/// stores (a rarely lost update, as in Fuego's lock-free search) save a locked instruction per
+/// node and iteration.
+const LOCKED_PLIES: usize = 3;
+
 /// One search thread's working state.
 #[derive(Debug)]
 pub struct Worker {
@@ -178,7 +185,11 @@ impl Worker {
                 pos.play_unchecked(mv);
                 self.path.push(index);
                 if self.shared {
-                    tree.node(index).add_visit();
+                    if self.path.len() <= LOCKED_PLIES {
+                        tree.node(index).add_visit();
+                    } else {
+                        tree.node(index).add_visit_unlocked();
+                    }
                 }
                 continue;
             }
@@ -192,7 +203,7 @@ impl Worker {
                 break Leaf::Proven(DRAW);
             }
             // Visits before this iteration (a shared tree counted this one on the way down).
-            let before = node.visits() - self.shared as u32;
+            let before = node.visits().saturating_sub(self.shared as u32);
             if !expanded && before >= params.expand_visits {
                 generate_moves(&pos, rules, &mut self.list);
                 let evaluate = params.evaluates().then_some((&pos, rules));
@@ -290,7 +301,11 @@ impl Worker {
         };
         for (k, &index) in self.path.iter().enumerate().rev() {
             if self.shared {
-                tree.node(index).add_value(value);
+                if k < LOCKED_PLIES {
+                    tree.node(index).add_value(value);
+                } else {
+                    tree.node(index).add_value_unlocked(value);
+                }
             } else {
                 tree.node(index).add(value);
             }
