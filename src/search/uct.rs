@@ -1,5 +1,7 @@
 //! One UCT iteration: selection by UCB1, expansion, playout, backpropagation (with the solver).
 
+use std::sync::LazyLock;
+
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
@@ -401,12 +403,70 @@ fn expand_with(
     Expansion::Done
 }
 
+/// Visit counts below which [`select`] reads square roots, reciprocals and logarithms from
+/// tables. Computed, they cost two divisions, a square root and (once a call) a logarithm per
+/// child: the divider was the search's bottleneck (half its time in a middle game). Most
+/// nodes on a path are far from the root and have fewer visits than this.
+const TABLED: usize = 2048;
+
+/// The tables of [`select`], for visit counts `0..TABLED`.
+struct UcbTables {
+    /// `1 / sqrt(v)`.
+    inv_sqrt: [f64; TABLED],
+    /// `1 / (v * SCALE)`: a value sum times this is a mean in 0..=1.
+    inv_scaled: [f64; TABLED],
+    /// `sqrt(ln(max(v, 1)))`.
+    sqrt_ln: [f64; TABLED],
+}
+
+impl UcbTables {
+    fn new() -> Box<UcbTables> {
+        let mut t = Box::new(UcbTables {
+            inv_sqrt: [0.0; TABLED],
+            inv_scaled: [0.0; TABLED],
+            sqrt_ln: [0.0; TABLED],
+        });
+        for v in 1..TABLED {
+            t.inv_sqrt[v] = 1.0 / (v as f64).sqrt();
+            t.inv_scaled[v] = 1.0 / (v as f64 * SCALE as f64);
+            t.sqrt_ln[v] = (v as f64).ln().sqrt();
+        }
+        t
+    }
+
+    #[inline]
+    fn inv_sqrt(&self, v: u32) -> f64 {
+        match self.inv_sqrt.get(v as usize) {
+            Some(&x) => x,
+            None => 1.0 / (v as f64).sqrt(),
+        }
+    }
+
+    #[inline]
+    fn inv_scaled(&self, v: u32) -> f64 {
+        match self.inv_scaled.get(v as usize) {
+            Some(&x) => x,
+            None => 1.0 / (v as f64 * SCALE as f64),
+        }
+    }
+
+    #[inline]
+    fn sqrt_ln(&self, v: u32) -> f64 {
+        match self.sqrt_ln.get(v as usize) {
+            Some(&x) => x,
+            None => (v as f64).ln().sqrt(),
+        }
+    }
+}
+
+static UCB_TABLES: LazyLock<Box<UcbTables>> = LazyLock::new(UcbTables::new);
+
 /// The UCB1 choice among the children of `index`. `allowed`, when not empty, masks children.
 #[inline]
 pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool]) -> u32 {
+    let tables: &UcbTables = &UCB_TABLES;
     let parent = tree.node(index);
-    let n = parent.visits().max(1) as f64;
-    let c_log = params.exploration * n.ln().sqrt();
+    let c_log = params.exploration * tables.sqrt_ln(parent.visits());
     let first_play = match params.first_play {
         FirstPlay::ParentMean(reduction) => {
             // The parent's mean is from its mover's view; the chooser is the other player.
@@ -442,14 +502,14 @@ pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool]) -> u32
                 first_play
             }
         } else {
-            let mean = child.value_sum() as f64 / (visits as f64 * SCALE as f64);
+            let mean = child.value_sum() as f64 * tables.inv_scaled(visits);
             let q = if params.minimax > 0.0 {
                 let minimax = child.minimax() as f64 / SCALE as f64;
                 (1.0 - params.minimax) * mean + params.minimax * minimax
             } else {
                 mean
             };
-            q + c_log / (visits as f64).sqrt()
+            q + c_log * tables.inv_sqrt(visits)
         };
         if score > best_score {
             best_score = score;
