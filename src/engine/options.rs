@@ -335,10 +335,10 @@ mod tests {
         set(&mut s, "Exploration", "141").unwrap();
         set(&mut s, "PlainUct", "TRUE").unwrap();
         set(&mut s, "MinimaxWeight", "35").unwrap();
-        set(&mut s, "EvalFirstPlay", "true").unwrap();
+        set(&mut s, "EvalFirstPlay", "false").unwrap();
         set(&mut s, "FpuReduction", "-20").unwrap();
         let c = &s.config;
-        assert!(c.eval_first_play);
+        assert!(!c.eval_first_play);
         assert!((c.fpu_reduction + 0.2).abs() < 1e-12);
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
         assert!(!c.rules.backward_capture && !c.rules.long_kings);

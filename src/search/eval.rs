@@ -5,7 +5,7 @@
 //! few plies and scoring the position with material is a much better estimate per unit of
 //! time. The evaluation is a handful of popcounts: no allocation, no move generation.
 
-use crate::board::{Position, Rules};
+use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
 use crate::search::node::SCALE;
 use crate::types::{Bitboard, Color};
 
@@ -73,6 +73,32 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
     side_score(pos, me, king) - side_score(pos, !me, king)
 }
 
+/// Capture plies [`quiescent`] looks ahead at most (the move lists a worker keeps for it).
+pub const CAPTURE_LOOKAHEAD: usize = 4;
+
+/// The static evaluation once pending captures are played out, from the view of the side to
+/// move. Captures are forced, so a position whose side to move must capture is worth the best
+/// of its captures for that side (there is no standing pat), not its material as it stands:
+/// after a sacrifice or an exchange, [`evaluate`] alone is off by a man. Looks as many capture
+/// plies ahead as `lists` has move lists (one each), then evaluates statically.
+pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> i32 {
+    let Some((list, deeper)) = lists.split_first_mut() else {
+        return evaluate(pos, rules);
+    };
+    if !has_captures(pos, rules) {
+        return evaluate(pos, rules);
+    }
+    generate_moves(pos, rules, list);
+    let mut best = None;
+    for &mv in list.iter() {
+        let mut after = *pos;
+        after.play_unchecked(mv);
+        let value = -quiescent(&after, rules, deeper);
+        best = Some(best.map_or(value, |b: i32| b.max(value)));
+    }
+    best.unwrap_or_else(|| evaluate(pos, rules))
+}
+
 /// The evaluation `score` as a win probability in `SCALE` units (logistic).
 #[inline]
 pub fn to_value(score: i32) -> u64 {
@@ -103,5 +129,38 @@ mod tests {
         );
         assert!(to_value(MAN) > SCALE / 2 && to_value(MAN) < SCALE);
         assert_eq!(to_value(MAN) + to_value(-MAN), SCALE);
+    }
+
+    #[test]
+    fn quiescence_plays_out_forced_captures() {
+        let rules = Rules::default();
+        let mut lists: Vec<MoveList> = (0..CAPTURE_LOOKAHEAD).map(|_| MoveList::new()).collect();
+        // Black must take both white men (14x23x32, crowning): as it stands the material is
+        // two men to one against Black, after the capture White has nothing.
+        let pos = fen::parse("B:W18,27:B14").unwrap();
+        let after = fen::parse("W:W:BK32").unwrap();
+        assert_eq!(evaluate(&pos, &rules), -MAN);
+        assert_eq!(
+            quiescent(&pos, &rules, &mut lists),
+            -evaluate(&after, &rules)
+        );
+        assert_eq!(quiescent(&pos, &rules, &mut lists), LONG_KING);
+        // Without lists (no lookahead) and without a capture it is the static evaluation.
+        assert_eq!(quiescent(&pos, &rules, &mut []), evaluate(&pos, &rules));
+        let quiet = Position::startpos();
+        assert_eq!(quiescent(&quiet, &rules, &mut lists), 0);
+        // White takes, then loses its man to the recapture (18x9, 5x14): worth the position
+        // after both, with White to move.
+        let exchange = fen::parse("W:W18:B5,14").unwrap();
+        let end = fen::parse("W:W:B14").unwrap();
+        assert_eq!(evaluate(&exchange, &rules), -MAN);
+        assert_eq!(
+            quiescent(&exchange, &rules, &mut lists),
+            evaluate(&end, &rules)
+        );
+        assert_eq!(evaluate(&end, &rules), -MAN);
+        // One ply ahead only: the capture is seen, the recapture is not (a man each, White's
+        // on 9 advanced).
+        assert_eq!(quiescent(&exchange, &rules, &mut lists[..1]), ADVANCED);
     }
 }

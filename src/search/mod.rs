@@ -56,7 +56,7 @@ use uct::Worker;
 
 /// The default UCT exploration constant (a multiple of 0.01: the protocol option counts in
 /// hundredths).
-pub const DEFAULT_EXPLORATION: f64 = 0.45;
+pub const DEFAULT_EXPLORATION: f64 = 0.35;
 
 /// The default playout cut: plies before a playout is scored by the static evaluation.
 pub const DEFAULT_EVAL_CUT: u32 = 8;
@@ -119,7 +119,7 @@ impl Default for SearchConfig {
             eval_cut: DEFAULT_EVAL_CUT,
             playout_policy: false,
             minimax_weight: DEFAULT_MINIMAX_WEIGHT,
-            eval_first_play: false,
+            eval_first_play: true,
         }
     }
 }

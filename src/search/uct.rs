@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
-use crate::search::eval;
+use crate::search::eval::{self, CAPTURE_LOOKAHEAD};
 use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
 use crate::search::playout::{Playout, PlayoutEnd};
 use crate::search::solver::Proof;
@@ -117,6 +117,8 @@ pub struct Worker {
     pub rng: Xoshiro256PlusPlus,
     playout: Playout,
     list: MoveList,
+    /// Move lists for [`eval::quiescent`], one per capture ply.
+    quiet: Vec<MoveList>,
     path: Vec<u32>,
     /// Other threads share the tree: count visits on the way down (virtual loss) and add
     /// with atomic read-modify-writes.
@@ -130,6 +132,7 @@ impl Worker {
             rng,
             playout: Playout::new(),
             list: MoveList::new(),
+            quiet: (0..CAPTURE_LOOKAHEAD).map(|_| MoveList::new()).collect(),
             path: Vec::with_capacity(256),
             shared: false,
         }
@@ -147,7 +150,8 @@ impl Worker {
     /// position. Returns false when the arena is full or the moves do not fit a node.
     pub fn expand(&mut self, tree: &Tree, index: u32, pos: &Position, rules: &Rules) -> bool {
         generate_moves(pos, rules, &mut self.list);
-        expand_with(tree, index, &self.list, Some((pos, rules))) == Expansion::Done
+        let evaluate = Some((pos, rules, &mut self.quiet[..]));
+        expand_with(tree, index, &self.list, evaluate) == Expansion::Done
     }
 
     /// Runs one iteration from the root (position `root_pos`, clock `root_clock`).
@@ -208,7 +212,9 @@ impl Worker {
             let before = node.visits().saturating_sub(self.shared as u32);
             if !expanded && before >= params.expand_visits {
                 generate_moves(&pos, rules, &mut self.list);
-                let evaluate = params.evaluates().then_some((&pos, rules));
+                let evaluate = params
+                    .evaluates()
+                    .then_some((&pos, rules, &mut self.quiet[..]));
                 match expand_with(tree, index, &self.list, evaluate) {
                     // Descend once more into the new children and stop at the new leaf.
                     Expansion::Done => {
@@ -362,7 +368,7 @@ fn expand_with(
     tree: &Tree,
     index: u32,
     moves: &MoveList,
-    evaluate: Option<(&Position, &Rules)>,
+    mut evaluate: Option<(&Position, &Rules, &mut [MoveList])>,
 ) -> Expansion {
     // Merge moves with the same effect (a king's loop in either order): one child each.
     let mut count = 0usize;
@@ -389,12 +395,13 @@ fn expand_with(
         if !m.is_capture() || !moves[..i].iter().any(|&o| PackedMove::new(o) == pm) {
             let child = tree.node(at);
             child.init(pm);
-            if let Some((pos, rules)) = evaluate {
-                let mut after = *pos;
+            if let Some((pos, rules, lists)) = evaluate.as_mut() {
+                let mut after = **pos;
                 after.play_unchecked(m);
                 // The evaluation is for the side to move there; the child's values are for
                 // the player who moved into it.
-                child.set_minimax((SCALE - eval::to_value(eval::evaluate(&after, rules))) as u16);
+                let score = eval::quiescent(&after, rules, lists);
+                child.set_minimax((SCALE - eval::to_value(score)) as u16);
             }
             at += 1;
         }
