@@ -185,7 +185,10 @@ impl Worker {
             }
             if node.is_expanded() {
                 let filter = if index == 0 { allowed } else { &[] };
-                index = select(tree, index, params, filter);
+                // The parent's visits include this iteration's own (counted on the way down
+                // in a shared tree): without it, a search gets the same UCB terms whether
+                // other threads share the tree or not.
+                index = select(tree, index, params, filter, self.shared as u32);
                 let mv = tree.node(index).mv().playable();
                 clock = next_clock(mv, clock);
                 pos.play_unchecked(mv);
@@ -469,11 +472,13 @@ impl UcbTables {
 static UCB_TABLES: LazyLock<Box<UcbTables>> = LazyLock::new(UcbTables::new);
 
 /// The UCB1 choice among the children of `index`. `allowed`, when not empty, masks children.
+/// `in_flight` visits of the parent are the caller's own, not yet finished: they are left out
+/// of `N` (other threads' unfinished visits stay in: that is the virtual loss).
 #[inline]
-pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool]) -> u32 {
+pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool], in_flight: u32) -> u32 {
     let tables: &UcbTables = &UCB_TABLES;
     let parent = tree.node(index);
-    let c_log = params.exploration * tables.sqrt_ln(parent.visits());
+    let c_log = params.exploration * tables.sqrt_ln(parent.visits().saturating_sub(in_flight));
     let first_play = match params.first_play {
         FirstPlay::ParentMean(reduction) => {
             // The parent's mean is from its mover's view; the chooser is the other player.
@@ -554,6 +559,36 @@ mod tests {
             checked += 1;
         }
         checked
+    }
+
+    /// Alone on a tree, a worker that counts virtual losses must search exactly as one that
+    /// does not: the bookkeeping for other threads may not change the algorithm (it once
+    /// did, through the parent's own unfinished visit in `ln N`, and two threads searched a
+    /// different, deeper tree than one).
+    #[test]
+    fn a_shared_worker_alone_searches_as_a_plain_one() {
+        let params = Params::uct(&SearchConfig::default());
+        let rules = Rules::default();
+        let pos = fen::parse("B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12")
+            .unwrap();
+        let search = |mut worker: Worker| {
+            let tree = Tree::with_budget(1 << 22);
+            for _ in 0..5000 {
+                worker.iterate(&tree, &params, &rules, &pos, 0, &[]);
+            }
+            let mut stats = Vec::new();
+            let mut stack = vec![0u32];
+            while let Some(i) = stack.pop() {
+                let node = tree.node(i);
+                stats.push((i, node.visits(), node.value_sum(), node.minimax()));
+                stack.extend(node.children());
+            }
+            stats
+        };
+        let plain = search(Worker::new(Xoshiro256PlusPlus::seed_from_u64(9)));
+        let shared = search(Worker::shared(Xoshiro256PlusPlus::seed_from_u64(9)));
+        assert!(plain.len() > 5000, "{}", plain.len());
+        assert_eq!(plain, shared);
     }
 
     #[test]
