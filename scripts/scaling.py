@@ -6,8 +6,13 @@ rate's median and the median of the pairwise ratios (pairs are run back to back,
 in the machine's speed cancels out). The rate is bench's own `Nodes/second`: search time
 only, without making the tree.
 
+Each run also starts N one-thread benches at once and adds up their rates: the machine's own
+ceiling for N busy cores (shared caches and memory, the host's other tenants). "threads /
+processes" is how much of it threads sharing one tree reach. The sum slightly flatters the
+processes: the one that ends last searches its last moments alone.
+
 Usage: scripts/scaling.py [--engine target/release/buffgreen] [--threads 2] [--runs 10]
-                          [--nodes 400000] [--hash 64] [--fen FEN ...]
+                          [--nodes 400000] [--hash 256] [--fen FEN ...]
 Without --fen: the start position and a middle game, each on its own, then the bench set.
 Build first: cargo build --release
 """
@@ -28,15 +33,39 @@ POSITIONS = [
 ]
 
 
-def rate(engine, threads, nodes, hash_mib, fens):
+def bench_cmd(engine, threads, nodes, hash_mib, fens):
     cmd = [engine, "bench", "--threads", str(threads), "--nodes", str(nodes), "--hash", str(hash_mib)]
     for f in fens:
         cmd += ["--fen", f]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return cmd
+
+
+def parse_rate(cmd, out):
     for line in out.splitlines():
         if line.startswith("Nodes/second:"):
             return int(line.split()[1])
     raise RuntimeError(f"no Nodes/second line from {' '.join(cmd)}")
+
+
+def rate(engine, threads, nodes, hash_mib, fens):
+    cmd = bench_cmd(engine, threads, nodes, hash_mib, fens)
+    return parse_rate(cmd, subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+
+
+def processes_rate(engine, copies, nodes, hash_mib, fens):
+    """The rates of `copies` one-thread benches started at once, added up."""
+    cmd = bench_cmd(engine, 1, nodes, hash_mib, fens)
+    procs = [
+        subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        for _ in range(copies)
+    ]
+    total = 0
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} exited with {p.returncode}")
+        total += parse_rate(cmd, out)
+    return total
 
 
 def main():
@@ -45,7 +74,9 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--nodes", type=int, default=400_000)
-    ap.add_argument("--hash", type=int, default=64)
+    # Enough for the tree of every run: pruning a full arena pauses all threads, which is
+    # not what this measures.
+    ap.add_argument("--hash", type=int, default=256)
     ap.add_argument("--fen", action="append", default=[])
     args = ap.parse_args()
 
@@ -54,16 +85,23 @@ def main():
         # The bench set searches 8 positions: fewer iterations each keep the runs short.
         nodes = args.nodes if fens else args.nodes // 2
         rate(args.engine, 1, nodes // 10, args.hash, fens)  # warm-up
-        one, many = [], []
+        one, many, apart = [], [], []
+        n = args.threads
         for _ in range(args.runs):
             one.append(rate(args.engine, 1, nodes, args.hash, fens))
-            many.append(rate(args.engine, args.threads, nodes, args.hash, fens))
+            many.append(rate(args.engine, n, nodes, args.hash, fens))
+            apart.append(processes_rate(args.engine, n, nodes, args.hash, fens))
         ratios = sorted(m / o for o, m in zip(one, many))
+        ceiling = sorted(a / o for o, a in zip(one, apart))
+        share = sorted(m / a for m, a in zip(many, apart))
+        med = statistics.median
         print(
-            f"{name}: 1 thread {statistics.median(one):.0f} it/s, {args.threads} threads "
-            f"{statistics.median(many):.0f} it/s; ratio median x{statistics.median(ratios):.2f} "
-            f"(min x{ratios[0]:.2f}, max x{ratios[-1]:.2f}; {args.runs} pairs of {nodes} "
-            f"iterations a position)"
+            f"{name}: 1 thread {med(one):.0f} it/s, {n} threads {med(many):.0f} it/s; "
+            f"ratio median x{med(ratios):.2f} (min x{ratios[0]:.2f}, max x{ratios[-1]:.2f}; "
+            f"{args.runs} runs of {nodes} iterations a position)\n"
+            f"  {n} one-thread processes at once: x{med(ceiling):.2f} (min x{ceiling[0]:.2f}, "
+            f"max x{ceiling[-1]:.2f}); threads / processes {med(share):.2f} "
+            f"(min {share[0]:.2f}, max {share[-1]:.2f})"
         )
     print(machine_note())
 

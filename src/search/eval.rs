@@ -21,6 +21,10 @@ const ADVANCED: i32 = 4;
 const NEAR_CROWN: i32 = 10;
 /// Bonus per man still guarding its own back row (keeps the enemy from crowning).
 const BACK_GUARD: i32 = 6;
+/// [`drawish`]: how much less an advantage of one or two pieces against a king is worth.
+const DEAD_DRAW: i32 = 8;
+/// [`drawish`]: how much less three against a lone king is worth.
+const HARD_WIN: i32 = 2;
 /// The evaluation difference (in man units x 100) that gives about 73% (logistic scale).
 pub const LOGISTIC_SCALE: f64 = 120.0;
 
@@ -70,7 +74,32 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
         SHORT_KING
     };
     let me = pos.side_to_move();
-    side_score(pos, me, king) - side_score(pos, !me, king)
+    let score = side_score(pos, me, king) - side_score(pos, !me, king);
+    if rules.long_kings {
+        drawish(pos, me, score)
+    } else {
+        score
+    }
+}
+
+/// `score` (from `me`'s view) scaled down in flying-king endings that material overrates:
+/// against a king, one or two pieces cannot win (a lone flying king holds two kings), and
+/// three against a lone king win only with exact technique. Without it the search sees a
+/// king up in 2 v 1 as a near win: the stronger side trades down into dead draws and the
+/// weaker side does not look for them. (English kings do not fly: 2 v 1 wins there.)
+#[inline]
+fn drawish(pos: &Position, me: Color, score: i32) -> i32 {
+    let (strong, weak) = if score > 0 { (me, !me) } else { (!me, me) };
+    if pos.kings(weak).is_empty() {
+        return score;
+    }
+    let strong_n = pos.pieces(strong).count();
+    let weak_n = pos.pieces(weak).count();
+    match (strong_n, weak_n) {
+        (0..=2, _) => score / DEAD_DRAW,
+        (3, 1) => score / HARD_WIN,
+        _ => score,
+    }
 }
 
 /// Capture plies [`quiescent`] looks ahead at most (the move lists a worker keeps for it).
@@ -129,6 +158,31 @@ mod tests {
         );
         assert!(to_value(MAN) > SCALE / 2 && to_value(MAN) < SCALE);
         assert_eq!(to_value(MAN) + to_value(-MAN), SCALE);
+    }
+
+    #[test]
+    fn flying_king_endings_that_cannot_be_won_are_scaled_down() {
+        let rules = Rules::default();
+        let english = Rules {
+            long_kings: false,
+            backward_capture: false,
+            ..Rules::default()
+        };
+        // Two kings against one: a draw with flying kings, a win with English kings.
+        let two_one = fen::parse("W:WK5,K14:BK28").unwrap();
+        assert_eq!(evaluate(&two_one, &rules), LONG_KING / DEAD_DRAW);
+        assert_eq!(evaluate(&two_one, &english), SHORT_KING);
+        // The same from the weaker side's view.
+        let black = two_one.with_side_to_move(Color::Black);
+        assert_eq!(evaluate(&black, &rules), -LONG_KING / DEAD_DRAW);
+        // Three against a lone king: halved. Against a man (no king yet): full value.
+        let three_one = fen::parse("W:WK5,K14,K19:BK28").unwrap();
+        assert_eq!(evaluate(&three_one, &rules), 2 * LONG_KING / HARD_WIN);
+        let two_man = fen::parse("W:WK5,K14:B12").unwrap();
+        assert_eq!(evaluate(&two_man, &rules), 2 * LONG_KING - MAN);
+        // Enough material on the board: untouched.
+        let four_two = fen::parse("W:WK5,K14,K19,K23:BK28,K32").unwrap();
+        assert_eq!(evaluate(&four_two, &rules), 2 * LONG_KING);
     }
 
     #[test]

@@ -569,8 +569,8 @@ mod tests {
     fn a_shared_worker_alone_searches_as_a_plain_one() {
         let params = Params::uct(&SearchConfig::default());
         let rules = Rules::default();
-        let pos = fen::parse("B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12")
-            .unwrap();
+        let pos =
+            fen::parse("B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12").unwrap();
         let search = |mut worker: Worker| {
             let tree = Tree::with_budget(1 << 22);
             for _ in 0..5000 {
