@@ -13,7 +13,7 @@ processes: the one that ends last searches its last moments alone.
 
 Usage: scripts/scaling.py [--engine target/release/buffgreen] [--threads 2] [--runs 10]
                           [--nodes 400000] [--hash 256] [--fen FEN ...]
-Without --fen: the start position and a middle game, each on its own, then the bench set.
+Without --fen: the start position and two middle games, each on its own, then the bench set.
 Build first: cargo build --release
 """
 
@@ -28,7 +28,11 @@ from engine_io import machine_note  # noqa: E402
 
 POSITIONS = [
     ("start", ["B:W21-32:B1-12"]),
-    ("middle game", ["B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12"]),
+    # After 22 plies of a match game, eight men a side, eight quiet moves.
+    ("middle game", ["B:W15,20,21,22,25,29,31,32:B2,3,4,5,7,9,13,16"]),
+    # Two legal moves, both captures, one far better: every iteration of both threads goes
+    # down the same few nodes (the hardest case for sharing a tree).
+    ("middle game, forced", ["B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12"]),
     ("bench set", []),
 ]
 
