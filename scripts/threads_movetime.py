@@ -14,9 +14,13 @@ Build first: cargo build --release
 """
 
 import argparse
+import os
 import re
 import statistics
-import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_io import Engine, machine_note  # noqa: E402
 
 POSITIONS = [
     "B:W21-32:B1-12",
@@ -26,45 +30,22 @@ POSITIONS = [
 NODES = re.compile(r" nodes (\d+)")
 
 
-class Engine:
-    def __init__(self, path, threads):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        for option in (f"Threads value {threads}", "Hash value 64", "MoveOverhead value 0"):
-            self.send("setoption name " + option)
+def engine(path, threads):
+    e = Engine(path)
+    e.setoptions({"Threads": threads, "Hash": 64, "MoveOverhead": 0})
+    return e
 
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
 
-    def read_until(self, prefix):
-        """Lines up to and including the first that starts with `prefix`."""
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine closed its output")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def iterations(self, fen, movetime):
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.read_until("readyok")
-        self.send(f"go movetime {movetime}")
-        nodes = 0
-        for line in self.read_until("bestmove"):
-            m = NODES.search(line)
-            if m:
-                nodes = int(m.group(1))
-        return nodes
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait()
+def iterations(e, fen, movetime):
+    """The `nodes` of the last `info` before `bestmove` of `go movetime` from a fresh tree."""
+    e.send("ucinewgame")
+    e.send(f"position fen {fen}")
+    e.sync()
+    e.send(f"go movetime {movetime}")
+    seen = []
+    e.wait_for(lambda line: line.startswith("bestmove"), seen=seen)
+    nodes = [int(m.group(1)) for m in map(NODES.search, seen) if m]
+    return nodes[-1] if nodes else 0
 
 
 def main():
@@ -75,14 +56,14 @@ def main():
     ap.add_argument("--pairs", type=int, default=150)
     args = ap.parse_args()
 
-    one, many = Engine(args.engine, 1), Engine(args.engine, args.threads)
+    one, many = engine(args.engine, 1), engine(args.engine, args.threads)
     a, b = [], []
     for k in range(args.pairs):
         fen = POSITIONS[k % len(POSITIONS)]
-        a.append(one.iterations(fen, args.movetime))
-        b.append(many.iterations(fen, args.movetime))
-    one.close()
-    many.close()
+        a.append(iterations(one, fen, args.movetime))
+        b.append(iterations(many, fen, args.movetime))
+    one.quit()
+    many.quit()
     med = statistics.median
     pairwise = med([y / x for x, y in zip(a, b) if x > 0])
     print(
@@ -90,6 +71,7 @@ def main():
         f"{args.threads} threads {med(b):.0f}; ratio of medians x{med(b) / med(a):.2f}, "
         f"median of pairwise ratios x{pairwise:.2f}"
     )
+    print(machine_note())
 
 
 if __name__ == "__main__":
