@@ -2,9 +2,10 @@
 """Thread scaling benchmark (not a test): iterations per second with N threads over 1 thread.
 
 Runs `buffgreen bench` with --threads 1 and --threads N in turn, R times, and reports each
-rate's median and the median of the pairwise ratios (pairs are run back to back, so a drift
-in the machine's speed cancels out). The rate is bench's own `Nodes/second`: search time
-only, without making the tree.
+rate's median, the median of the pairwise ratios (pairs are run back to back, in both orders
+in turn, so a drift in the machine's speed cancels out) and their geometric mean with a 95%
+interval. The rate is bench's own `Nodes/second`: search time only, without making the
+tree.
 
 Each run also starts N one-thread benches at once and adds up their rates: the machine's own
 ceiling for N busy cores (shared caches and memory, the host's other tenants). "threads /
@@ -12,12 +13,13 @@ processes" is how much of it threads sharing one tree reach. The sum slightly fl
 processes: the one that ends last searches its last moments alone.
 
 Usage: scripts/scaling.py [--engine target/release/buffgreen] [--threads 2] [--runs 10]
-                          [--nodes 400000] [--hash 256] [--fen FEN ...]
+                          [--nodes 400000] [--hash 256] [--fen FEN ...] [--no-ceiling]
 Without --fen: the start position and two middle games, each on its own, then the bench set.
 Build first: cargo build --release
 """
 
 import argparse
+import math
 import os
 import statistics
 import subprocess
@@ -72,6 +74,21 @@ def processes_rate(engine, copies, nodes, hash_mib, fens):
     return total
 
 
+def geometric_mean(ratios):
+    """The geometric mean of the pairwise ratios with a 95% interval (normal approximation on
+    their logarithms): on a host whose speed wanders by a third from run to run, the interval
+    says whether a figure is above a bar or only sometimes."""
+    logs = [math.log(r) for r in ratios]
+    mean = statistics.fmean(logs)
+    if len(logs) < 2:
+        return f"geometric mean x{math.exp(mean):.3f}"
+    half = 1.96 * statistics.stdev(logs) / math.sqrt(len(logs))
+    return (
+        f"geometric mean x{math.exp(mean):.3f} "
+        f"(95% x{math.exp(mean - half):.3f}-x{math.exp(mean + half):.3f})"
+    )
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--engine", default="target/release/buffgreen")
@@ -82,6 +99,8 @@ def main():
     # not what this measures.
     ap.add_argument("--hash", type=int, default=256)
     ap.add_argument("--fen", action="append", default=[])
+    ap.add_argument("--no-ceiling", action="store_true",
+                    help="skip the runs of one-thread processes at once (half the time)")
     args = ap.parse_args()
 
     positions = [("chosen", args.fen)] if args.fen else POSITIONS
@@ -91,22 +110,32 @@ def main():
         rate(args.engine, 1, nodes // 10, args.hash, fens)  # warm-up
         one, many, apart = [], [], []
         n = args.threads
-        for _ in range(args.runs):
-            one.append(rate(args.engine, 1, nodes, args.hash, fens))
-            many.append(rate(args.engine, n, nodes, args.hash, fens))
-            apart.append(processes_rate(args.engine, n, nodes, args.hash, fens))
+        for k in range(args.runs):
+            # Each pair in both orders in turn, so that a drift of the host's speed during a
+            # pair does not favour one side.
+            if k % 2 == 0:
+                one.append(rate(args.engine, 1, nodes, args.hash, fens))
+                many.append(rate(args.engine, n, nodes, args.hash, fens))
+            else:
+                many.append(rate(args.engine, n, nodes, args.hash, fens))
+                one.append(rate(args.engine, 1, nodes, args.hash, fens))
+            if not args.no_ceiling:
+                apart.append(processes_rate(args.engine, n, nodes, args.hash, fens))
         ratios = sorted(m / o for o, m in zip(one, many))
-        ceiling = sorted(a / o for o, a in zip(one, apart))
-        share = sorted(m / a for m, a in zip(many, apart))
         med = statistics.median
         print(
             f"{name}: 1 thread {med(one):.0f} it/s, {n} threads {med(many):.0f} it/s; "
             f"ratio median x{med(ratios):.2f} (min x{ratios[0]:.2f}, max x{ratios[-1]:.2f}; "
-            f"{args.runs} runs of {nodes} iterations a position)\n"
-            f"  {n} one-thread processes at once: x{med(ceiling):.2f} (min x{ceiling[0]:.2f}, "
-            f"max x{ceiling[-1]:.2f}); threads / processes {med(share):.2f} "
-            f"(min {share[0]:.2f}, max {share[-1]:.2f})"
+            f"{args.runs} runs of {nodes} iterations a position); {geometric_mean(ratios)}"
         )
+        if apart:
+            ceiling = sorted(a / o for o, a in zip(one, apart))
+            share = sorted(m / a for m, a in zip(many, apart))
+            print(
+                f"  {n} one-thread processes at once: x{med(ceiling):.2f} (min x{ceiling[0]:.2f}, "
+                f"max x{ceiling[-1]:.2f}); threads / processes {med(share):.2f} "
+                f"(min {share[0]:.2f}, max {share[-1]:.2f})"
+            )
     print(machine_note())
 
 
