@@ -17,15 +17,15 @@
 //! Threads: `threads` search threads share the one tree (tree parallelism), started with
 //! `std::thread::scope` inside [`Searcher::search`]: the calling thread is thread 0, which also
 //! watches the clock, `stop` and `ponderhit` and sends the reports; the helpers iterate until it
-//! raises a halt flag. Node statistics are atomics added lock-free; near the root a thread counts
-//! its visit on the way down (virtual loss) so that the others spread over different lines; a node
-//! is expanded by the one thread that claims it with a compare-and-swap (the others play out from
+//! raises a halt flag. Node statistics are atomics added lock-free; a thread counts its visit
+//! on the way down (virtual loss) so that the others spread over different lines; a node is
+//! expanded by the one thread that claims it with a compare-and-swap (the others play out from
 //! it meanwhile); the arena allocates by an atomic bump; proofs are written once by
-//! compare-and-swap. The `nodes` limit counts iterations over all threads. When the arena fills,
-//! all threads stop, thread 0 prunes the tree alone (stop the world), and the threads start again.
-//! Tree reuse (re-rooting) happens between searches, on one thread. With one thread the search is
-//! exactly the single-threaded one (no virtual loss), so a `Seed` and a `nodes` limit reproduce it
-//! bit for bit; with more threads it may vary from run to run.
+//! compare-and-swap. The `nodes` limit counts iterations over all threads. When the arena
+//! fills, all threads stop, thread 0 prunes the tree alone (stop the world), and the threads
+//! start again. Tree reuse (re-rooting) happens between searches, on one thread. With one
+//! thread the search is exactly the single-threaded one (no virtual loss), so a `Seed` and a
+//! `nodes` limit reproduce it bit for bit; with more threads it may vary from run to run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -104,7 +104,7 @@ impl Run {
     /// The workers of `threads` search threads. One generator per thread, seeded from `seed`:
     /// thread 0 exactly as a one-thread search (reproducible), thread `i` jumped `i` times
     /// (2^128 draws apart, so the streams never overlap). With several threads every worker
-    /// counts visits near the root on the way down (virtual loss). Worker `i` must step with slot `i`.
+    /// counts visits on the way down (virtual loss). Worker `i` must step with slot `i`.
     pub(super) fn workers(&mut self, threads: usize) -> Vec<CachePadded<Worker>> {
         self.tallies = (0..threads.max(1)).map(|_| Tally::default()).collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed);

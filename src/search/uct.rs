@@ -103,14 +103,11 @@ pub enum Outcome {
     Loss,
 }
 
-/// Plies from the root (the root included) where threads sharing the tree meet all the time.
-/// There a thread counts its visit on the way down (virtual loss: until its result comes, the
-/// visit reads as a loss to the others, who spread over other lines) and adds with locked
-/// read-modify-writes. Deeper, threads seldom touch the same node at the same instant: a visit
-/// is counted once, on the way up, with plain stores (a rarely lost update, as in Fuego's
-/// lock-free search). Counting it on the way down there too wrote every node of the path twice,
-/// dirtying the lines the other thread reads: 4% fewer iterations in a 20 ms search with two
-/// threads.
+/// Plies from the root (the root included) whose statistics threads sharing the tree update
+/// with locked read-modify-writes. Every iteration passes the top of the tree, where threads
+/// meet all the time; deeper, they seldom touch the same node at the same instant, and plain
+/// stores (a rarely lost update, as in Fuego's lock-free search) save a locked instruction per
+/// node and iteration.
 const LOCKED_PLIES: usize = 3;
 
 /// One search thread's working state.
@@ -191,13 +188,17 @@ impl Worker {
                 // The parent's visits include this iteration's own (counted on the way down
                 // in a shared tree): without it, a search gets the same UCB terms whether
                 // other threads share the tree or not.
-                index = select(tree, index, params, filter, self.counts_in_flight() as u32);
+                index = select(tree, index, params, filter, self.shared as u32);
                 let mv = tree.node(index).mv().playable();
                 clock = next_clock(mv, clock);
                 pos.play_unchecked(mv);
                 self.path.push(index);
-                if self.counts_in_flight() {
-                    tree.node(index).add_visit();
+                if self.shared {
+                    if self.path.len() <= LOCKED_PLIES {
+                        tree.node(index).add_visit();
+                    } else {
+                        tree.node(index).add_visit_unlocked();
+                    }
                 }
                 continue;
             }
@@ -210,9 +211,8 @@ impl Worker {
                 node.set_proof(Proof::Draw);
                 break Leaf::Proven(DRAW);
             }
-            // Visits before this iteration (near the root of a shared tree, this one was counted
-            // on the way down).
-            let before = node.visits().saturating_sub(self.counts_in_flight() as u32);
+            // Visits before this iteration (a shared tree counted this one on the way down).
+            let before = node.visits().saturating_sub(self.shared as u32);
             if !expanded && before >= params.expand_visits {
                 generate_moves(&pos, rules, &mut self.list);
                 let evaluate = params
@@ -278,13 +278,6 @@ impl Worker {
         }
     }
 
-    /// Whether the last node of the path had this iteration's visit counted on the way down
-    /// (virtual loss): in a shared tree, within [`LOCKED_PLIES`] of the root.
-    #[inline]
-    fn counts_in_flight(&self) -> bool {
-        self.shared && self.path.len() <= LOCKED_PLIES
-    }
-
     /// Implicit minimax backups: every expanded node of the path, from the bottom up, takes
     /// the best of its children's minimax values (for its player to move), until a node's
     /// value does not change (then every ancestor already agrees with it). Proven nodes keep
@@ -318,10 +311,12 @@ impl Worker {
             Leaf::Cut => (params.unfinished, false, false),
         };
         for (k, &index) in self.path.iter().enumerate().rev() {
-            // The visit of a node at depth k was counted on the way down when k + 1 plies were
-            // on the path then (see `counts_in_flight`).
-            if self.shared && k < LOCKED_PLIES {
-                tree.node(index).add_value(value);
+            if self.shared {
+                if k < LOCKED_PLIES {
+                    tree.node(index).add_value(value);
+                } else {
+                    tree.node(index).add_value_unlocked(value);
+                }
             } else {
                 tree.node(index).add(value);
             }
