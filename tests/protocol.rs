@@ -49,6 +49,10 @@ fn handshake() {
             "option name FpuReduction type spin default {} min -100 max 100",
             (buffgreen::search::SearchConfig::default().fpu_reduction * 100.0).round()
         ),
+        &format!(
+            "option name Contempt type spin default {} min 0 max 100",
+            buffgreen::search::SearchConfig::default().contempt
+        ),
         "uciok",
     ]);
     assert_eq!(got, want);
@@ -226,6 +230,7 @@ const SPINS: &[(&str, i64, i64)] = &[
     ("EvalCut", 0, 1000),
     ("MinimaxWeight", 0, 100),
     ("FpuReduction", -100, 100),
+    ("Contempt", 0, 100),
 ];
 
 const CHECKS: &[&str] = &[
@@ -289,8 +294,8 @@ fn every_option_accepts_its_range_and_refuses_the_rest() {
         );
     }
     assert_eq!(
-        e.ask("setoption name Contempt value 3"),
-        lines(&["info string error: unknown option 'Contempt'"])
+        e.ask("setoption name UCI_Elo value 3"),
+        lines(&["info string error: unknown option 'UCI_Elo'"])
     );
     assert_eq!(
         e.ask("setoption name Hash value 3 4"),

@@ -64,6 +64,8 @@ pub enum OptionId {
     EvalFirstPlay,
     /// First-play reduction in hundredths.
     FpuReduction,
+    /// Contempt in hundredths of a man per piece on the board.
+    Contempt,
 }
 
 /// The type of an option as the protocol announces it.
@@ -224,6 +226,13 @@ pub fn table() -> Vec<OptionSpec> {
             -100,
             100,
         ),
+        spin(
+            OptionId::Contempt,
+            "Contempt",
+            i64::from(d.contempt),
+            0,
+            100,
+        ),
     ]
 }
 
@@ -292,6 +301,7 @@ pub fn store(settings: &mut Settings, id: OptionId, value: OptionValue) {
         (OptionId::MinimaxWeight, OptionValue::Spin(n)) => c.minimax_weight = n as f64 / 100.0,
         (OptionId::EvalFirstPlay, OptionValue::Check(b)) => c.eval_first_play = b,
         (OptionId::FpuReduction, OptionValue::Spin(n)) => c.fpu_reduction = n as f64 / 100.0,
+        (OptionId::Contempt, OptionValue::Spin(n)) => c.contempt = i32::try_from(n).unwrap_or(0),
         _ => {}
     }
 }

