@@ -153,7 +153,8 @@ impl Worker {
     }
 
     /// Expands `index` (at `pos`) with its legal moves, merging moves that lead to the same
-    /// position. Returns false when the arena is full or the moves do not fit a node.
+    /// position; the children's evaluations take `contempt`. Returns false when the arena is
+    /// full or the moves do not fit a node.
     pub fn expand(
         &mut self,
         tree: &Tree,
