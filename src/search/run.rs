@@ -85,10 +85,7 @@ impl Run {
         let params = if config.plain_uct {
             plain::params()
         } else {
-            Params {
-                contempt: (game.position().side_to_move(), config.contempt),
-                ..Params::uct(config)
-            }
+            Params::uct(config, game.position().side_to_move())
         };
         Run {
             params,

@@ -50,13 +50,14 @@ pub struct Params {
     /// backups are made).
     pub minimax: f64,
     /// Contempt for the static evaluations of cut playouts and expansions (see
-    /// [`eval::with_contempt`]); set per search by the side to move at the root.
+    /// [`eval::with_contempt`]), for the side to move at the root.
     pub contempt: eval::Contempt,
 }
 
 impl Params {
-    /// The engine's search with the strength settings of `config`.
-    pub fn uct(config: &SearchConfig) -> Params {
+    /// The engine's search with the strength settings of `config`, for a search whose root
+    /// has `side` to move (the side the contempt is for).
+    pub fn uct(config: &SearchConfig, side: Color) -> Params {
         Params {
             exploration: config.exploration,
             first_play: if config.eval_first_play {
@@ -73,8 +74,7 @@ impl Params {
             eval_cut: config.eval_cut,
             playout_policy: config.playout_policy,
             minimax: config.minimax_weight,
-            // The side is the root's, known when a search starts (`Run::new`).
-            contempt: (Color::Black, 0),
+            contempt: (side, config.contempt),
         }
     }
 
@@ -582,7 +582,7 @@ mod tests {
     /// different, deeper tree than one).
     #[test]
     fn a_shared_worker_alone_searches_as_a_plain_one() {
-        let params = Params::uct(&SearchConfig::default());
+        let params = Params::uct(&SearchConfig::default(), Color::Black);
         let rules = Rules::default();
         let pos =
             fen::parse("B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12").unwrap();
@@ -612,7 +612,7 @@ mod tests {
             minimax_weight: 0.3,
             ..SearchConfig::default()
         };
-        let params = Params::uct(&config);
+        let params = Params::uct(&config, Color::White);
         let rules = Rules::default();
         // A capture is pending for White: 22x15 wins a man, so the root's best child is
         // worth more than a level position to White.
