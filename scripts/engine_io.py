@@ -13,6 +13,16 @@ import sys
 import threading
 import time
 
+# The positions the thread benchmarks (scaling.py, threads_movetime.py) measure, by name.
+THREAD_POSITIONS = [
+    ("start", "B:W21-32:B1-12"),
+    # After 22 plies of a match game, eight men a side, eight quiet moves.
+    ("middle game", "B:W15,20,21,22,25,29,31,32:B2,3,4,5,7,9,13,16"),
+    # Two legal moves, both captures, one far better: every iteration of both threads goes
+    # down the same few nodes (the hardest case for sharing a tree).
+    ("middle game, forced", "B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12"),
+]
+
 
 class EngineError(RuntimeError):
     """The engine exited, or did not answer in time."""

@@ -26,17 +26,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import machine_note  # noqa: E402
+from engine_io import THREAD_POSITIONS, machine_note  # noqa: E402
 
-POSITIONS = [
-    ("start", ["B:W21-32:B1-12"]),
-    # After 22 plies of a match game, eight men a side, eight quiet moves.
-    ("middle game", ["B:W15,20,21,22,25,29,31,32:B2,3,4,5,7,9,13,16"]),
-    # Two legal moves, both captures, one far better: every iteration of both threads goes
-    # down the same few nodes (the hardest case for sharing a tree).
-    ("middle game, forced", ["B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12"]),
-    ("bench set", []),
-]
+POSITIONS = [(name, [fen]) for name, fen in THREAD_POSITIONS] + [("bench set", [])]
 
 
 def bench_cmd(engine, threads, nodes, hash_mib, fens):

@@ -20,13 +20,9 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import Engine, machine_note  # noqa: E402
+from engine_io import THREAD_POSITIONS, Engine, machine_note  # noqa: E402
 
-POSITIONS = [
-    "B:W21-32:B1-12",
-    "B:W15,20,21,22,25,29,31,32:B2,3,4,5,7,9,13,16",
-    "B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12",
-]
+POSITIONS = [fen for _, fen in THREAD_POSITIONS]
 NODES = re.compile(r" nodes (\d+)")
 
 
