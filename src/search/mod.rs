@@ -36,6 +36,7 @@ use crate::types::Move;
 pub mod eval;
 pub mod node;
 mod padded;
+pub mod placement;
 pub mod plain;
 pub mod playout;
 pub mod report;
@@ -492,11 +493,17 @@ impl Searcher {
             let tree = &self.tree;
             let flags = Flags::default();
             let frozen = watch.frozen;
+            // A new thread starts on its parent's core (see `placement`).
+            let home = placement::current_cpu();
+            let spawning = !helpers.is_empty();
             let finished = std::thread::scope(|s| {
                 for (k, worker) in helpers.iter_mut().enumerate() {
                     let flags = &flags;
                     // A thread the system refuses is simply one helper fewer.
                     let _ = std::thread::Builder::new().spawn_scoped(s, move || {
+                        if let Some(cpu) = home {
+                            placement::leave_cpu(cpu);
+                        }
                         // A panicking helper must not leave thread 0 searching for ever, nor
                         // take the engine down when joined: it ends the search instead.
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -516,6 +523,10 @@ impl Searcher {
                             flags.failed.store(true, Ordering::Relaxed);
                         }
                     });
+                }
+                if spawning {
+                    // Lets a helper queued behind thread 0 run now and move away.
+                    std::thread::yield_now();
                 }
                 let finished = watch.main_loop(run, tree, main, &flags, report);
                 // Helpers with iterations of a `nodes` limit left finish them (a few hundred
