@@ -11,7 +11,9 @@
 # is widened to 50 ms: on a loaded machine a CPU-bound search can be descheduled for longer
 # than the default 10 ms, which would turn scheduler noise into forfeits.
 # Extra arguments are passed on (e.g. -- --games 100 --sprt ...); CONCURRENCY (default 2)
-# sets the games played at once. Games go to
+# sets the games played at once. THREADS (default 1) sets our search threads; with more than
+# one, CONCURRENCY defaults to 1, so that our threads have the machine's cores to themselves
+# (the baseline is limited by iterations, not time, and keeps one thread). Games go to
 # target/strength.pdn, which is replayed and checked afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,11 +25,16 @@ fi
 [ "${1:-}" = -- ] && shift
 cargo build --release -q
 bin=target/release/buffgreen
+threads=${THREADS:-1}
+case "$threads" in
+    '' | *[!0-9]* | 0) echo "strength.sh: THREADS must be a positive integer, not '$threads'" >&2; exit 2 ;;
+esac
+if [ "$threads" -gt 1 ]; then concurrency=${CONCURRENCY:-1}; else concurrency=${CONCURRENCY:-2}; fi
 "$bin" match \
-    --engine "cmd=$bin name=buffgreen movetime=20 option.MoveOverhead=0" \
+    --engine "cmd=$bin name=buffgreen movetime=20 option.MoveOverhead=0 option.Threads=$threads" \
     --engine "cmd=$bin name=baseline nodes=20000 option.PlainUct=true" \
     --each "option.Threads=1 option.Hash=64" \
     --openings tests/data/openings-3move.tsv \
-    --concurrency "${CONCURRENCY:-2}" "${rules[@]}" \
+    --concurrency "$concurrency" "${rules[@]}" \
     --time-margin 50 --pdn target/strength.pdn "$@"
 "$bin" match --verify-pdn target/strength.pdn
