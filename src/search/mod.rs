@@ -36,7 +36,7 @@ use crate::types::Move;
 pub mod eval;
 pub mod node;
 mod padded;
-pub mod placement;
+mod placement;
 pub mod plain;
 pub mod playout;
 pub mod report;
