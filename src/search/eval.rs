@@ -109,27 +109,32 @@ pub const CAPTURE_LOOKAHEAD: usize = 4;
 /// move. Captures are forced, so a position whose side to move must capture is worth the best
 /// of its captures for that side (there is no standing pat), not its material as it stands:
 /// after a sacrifice or an exchange, [`evaluate`] alone is off by a man. Looks as many capture
-/// plies ahead as `lists` has move lists (one each), then evaluates statically.
-pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> i32 {
+/// plies ahead as `lists` has move lists (one each), then evaluates statically, with
+/// `contempt` counting the pieces of the position it evaluates (after the captures).
+pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList], contempt: Contempt) -> i32 {
+    let stand = |pos: &Position| with_contempt(evaluate(pos, rules), pos, contempt);
     let Some((list, deeper)) = lists.split_first_mut() else {
-        return evaluate(pos, rules);
+        return stand(pos);
     };
     if !has_captures(pos, rules) {
-        return evaluate(pos, rules);
+        return stand(pos);
     }
     generate_moves(pos, rules, list);
     let mut best = None;
     for &mv in list.iter() {
         let mut after = *pos;
         after.play_unchecked(mv);
-        let value = -quiescent(&after, rules, deeper);
+        let value = -quiescent(&after, rules, deeper, contempt);
         best = Some(best.map_or(value, |b: i32| b.max(value)));
     }
-    best.unwrap_or_else(|| evaluate(pos, rules))
+    best.unwrap_or_else(|| stand(pos))
 }
 
 /// Who a search's contempt is for and how much: `(side, hundredths of a man per piece)`.
 pub type Contempt = (Color, i32);
+
+/// No contempt: evaluations stay symmetric.
+pub const NO_CONTEMPT: Contempt = (Color::Black, 0);
 
 /// `score` (an evaluation of `pos` from the view of its side to move) with contempt: `side`
 /// gains `per_piece` for every piece on the board, its opponent loses as much. Against a
@@ -233,26 +238,41 @@ mod tests {
         let after = fen::parse("W:W:BK32").unwrap();
         assert_eq!(evaluate(&pos, &rules), -MAN);
         assert_eq!(
-            quiescent(&pos, &rules, &mut lists),
+            quiescent(&pos, &rules, &mut lists, NO_CONTEMPT),
             -evaluate(&after, &rules)
         );
-        assert_eq!(quiescent(&pos, &rules, &mut lists), LONG_KING);
+        assert_eq!(quiescent(&pos, &rules, &mut lists, NO_CONTEMPT), LONG_KING);
         // Without lists (no lookahead) and without a capture it is the static evaluation.
-        assert_eq!(quiescent(&pos, &rules, &mut []), evaluate(&pos, &rules));
+        assert_eq!(
+            quiescent(&pos, &rules, &mut [], NO_CONTEMPT),
+            evaluate(&pos, &rules)
+        );
         let quiet = Position::startpos();
-        assert_eq!(quiescent(&quiet, &rules, &mut lists), 0);
+        assert_eq!(quiescent(&quiet, &rules, &mut lists, NO_CONTEMPT), 0);
         // White takes, then loses its man to the recapture (18x9, 5x14): worth the position
         // after both, with White to move.
         let exchange = fen::parse("W:W18:B5,14").unwrap();
         let end = fen::parse("W:W:B14").unwrap();
         assert_eq!(evaluate(&exchange, &rules), -MAN);
         assert_eq!(
-            quiescent(&exchange, &rules, &mut lists),
+            quiescent(&exchange, &rules, &mut lists, NO_CONTEMPT),
             evaluate(&end, &rules)
         );
         assert_eq!(evaluate(&end, &rules), -MAN);
         // One ply ahead only: the capture is seen, the recapture is not (a man each, White's
         // on 9 advanced).
-        assert_eq!(quiescent(&exchange, &rules, &mut lists[..1]), ADVANCED);
+        assert_eq!(
+            quiescent(&exchange, &rules, &mut lists[..1], NO_CONTEMPT),
+            ADVANCED
+        );
+        // Contempt counts the pieces of the position evaluated, after the exchange (one man),
+        // not before it (three): for the side to move it adds, for the other it costs.
+        let plain = quiescent(&exchange, &rules, &mut lists, NO_CONTEMPT);
+        let mine = (Color::White, 10);
+        assert_eq!(quiescent(&exchange, &rules, &mut lists, mine), plain + 10);
+        assert_eq!(
+            quiescent(&exchange, &rules, &mut lists, (Color::Black, 10)),
+            plain - 10
+        );
     }
 }

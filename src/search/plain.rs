@@ -31,6 +31,6 @@ pub fn params() -> Params {
         eval_cut: 0,
         playout_policy: false,
         minimax: 0.0,
-        contempt: (crate::types::Color::Black, 0),
+        contempt: crate::search::eval::NO_CONTEMPT,
     }
 }

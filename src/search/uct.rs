@@ -417,8 +417,7 @@ fn expand_with(
                 after.play_unchecked(m);
                 // The evaluation is for the side to move there; the child's values are for
                 // the player who moved into it.
-                let score =
-                    eval::with_contempt(eval::quiescent(&after, rules, lists), &after, contempt);
+                let score = eval::quiescent(&after, rules, lists, contempt);
                 child.set_minimax((SCALE - eval::to_value(score)) as u16);
             }
             at += 1;
