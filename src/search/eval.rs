@@ -9,18 +9,11 @@ use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
 use crate::search::node::SCALE;
 use crate::types::{Bitboard, Color};
 
-/// A man's value; everything else is relative to it.
+use crate::search::weights::{self, Tables, PHASE_PIECES};
+use crate::types::Direction;
+
+/// A man's value in the middle of its own half (the unit of the evaluation).
 pub const MAN: i32 = 100;
-/// A flying king (`LongKings` on): it controls whole diagonals.
-pub const LONG_KING: i32 = 250;
-/// A short king (English rules).
-pub const SHORT_KING: i32 = 150;
-/// Bonus per man on the opponent's half of the board (rows 5 and 6 from its own side).
-const ADVANCED: i32 = 4;
-/// Bonus per man one row from crowning.
-const NEAR_CROWN: i32 = 10;
-/// Bonus per man still guarding its own back row (keeps the enemy from crowning).
-const BACK_GUARD: i32 = 6;
 /// [`drawish`]: how much less an advantage of one or two pieces against a king is worth.
 const DEAD_DRAW: i32 = 8;
 /// [`drawish`]: how much less three against a lone king is worth.
@@ -28,57 +21,118 @@ const HARD_WIN: i32 = 2;
 /// The evaluation difference (in man units x 100) that gives about 73% (logistic scale).
 pub const LOGISTIC_SCALE: f64 = 120.0;
 
-/// The padded-layout bits of the squares numbered `from..=to` (1-based).
-const fn squares(from: u64, to: u64) -> Bitboard {
-    let mut bits = 0u64;
-    let mut n = from;
-    while n <= to {
-        let i = n - 1;
-        bits |= 1u64 << (i + i / 8);
-        n += 1;
-    }
-    Bitboard::from_bits(bits)
-}
-
-/// Black men on rows 5-6 (squares 17-24); White's mirror is 9-16.
-const BLACK_ADVANCED: Bitboard = squares(17, 24);
-const WHITE_ADVANCED: Bitboard = squares(9, 16);
-/// One row before crowning.
-const BLACK_NEAR: Bitboard = squares(25, 28);
-const WHITE_NEAR: Bitboard = squares(5, 8);
-/// Own back rows.
-const BLACK_BACK: Bitboard = squares(1, 4);
-const WHITE_BACK: Bitboard = squares(29, 32);
-
-/// One side's material and structure, in hundredths of a man.
+/// The parameter tables of `rules` (the kings' reach decides the values).
 #[inline]
-fn side_score(pos: &Position, color: Color, king: i32) -> i32 {
-    let men = pos.men(color);
-    let (adv, near, back) = match color {
-        Color::Black => (BLACK_ADVANCED, BLACK_NEAR, BLACK_BACK),
-        Color::White => (WHITE_ADVANCED, WHITE_NEAR, WHITE_BACK),
-    };
-    MAN * men.count() as i32
-        + king * pos.kings(color).count() as i32
-        + ADVANCED * (men & adv).count() as i32
-        + NEAR_CROWN * (men & near).count() as i32
-        + BACK_GUARD * (men & back).count() as i32
+fn tables_for(rules: &Rules) -> &'static Tables {
+    if rules.long_kings {
+        &weights::LONG_TABLES
+    } else {
+        &weights::SHORT_TABLES
+    }
 }
 
-/// The static evaluation from the view of the side to move, in hundredths of a man.
+/// Free steps of `pieces` in `dirs`.
+#[inline]
+fn steps(pieces: Bitboard, empty: Bitboard, dirs: &[Direction]) -> i32 {
+    dirs.iter()
+        .map(|&d| (pieces.shift(d) & empty).count() as i32)
+        .sum()
+}
+
+/// One side's terms: `(middle game, endgame, untapered)`, in hundredths of a man.
+#[inline]
+fn side_terms(pos: &Position, color: Color, t: &Tables) -> (i32, i32, i32) {
+    let c = color.index();
+    let (mut mg, mut eg) = (0, 0);
+    let men = pos.men(color);
+    for sq in men {
+        mg += t.man_mg[c][sq.index()];
+        eg += t.man_eg[c][sq.index()];
+    }
+    let kings = pos.kings(color);
+    for sq in kings {
+        mg += t.king_mg[sq.index()];
+        eg += t.king_eg[sq.index()];
+    }
+    let mut flat = 0;
+    if t.man_mobility != 0 || t.king_mobility != 0 {
+        let empty = pos.empty();
+        flat += t.man_mobility * steps(men, empty, &Direction::forward(color));
+        flat += t.king_mobility * steps(kings, empty, &Direction::ALL);
+    }
+    (mg, eg, flat)
+}
+
+/// The static evaluation from the view of the side to move, in hundredths of a man: the
+/// parameters of [`weights`] for these rules, tapered by the pieces on the board.
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
-    let king = if rules.long_kings {
-        LONG_KING
-    } else {
-        SHORT_KING
-    };
-    let me = pos.side_to_move();
-    let score = side_score(pos, me, king) - side_score(pos, !me, king);
+    let score = linear(pos, rules);
     if rules.long_kings {
-        drawish(pos, me, score)
+        drawish(pos, pos.side_to_move(), score)
     } else {
         score
+    }
+}
+
+/// [`evaluate`] before [`drawish`]: the parameters' dot product with [`features`] (rounded
+/// toward zero in the taper).
+#[inline]
+fn linear(pos: &Position, rules: &Rules) -> i32 {
+    let t = tables_for(rules);
+    let me = pos.side_to_move();
+    let (mg0, eg0, flat0) = side_terms(pos, me, t);
+    let (mg1, eg1, flat1) = side_terms(pos, !me, t);
+    let phase = (pos.occupied().count() as i32).min(PHASE_PIECES);
+    let tapered = ((mg0 - mg1) * phase + (eg0 - eg1) * (PHASE_PIECES - phase)) / PHASE_PIECES;
+    tapered + flat0 - flat1 + t.tempo
+}
+
+/// The features of `pos` for fitting the parameters, from the view of the side to move:
+/// `(parameter index, count)` pairs whose dot product with the parameter vector is
+/// [`evaluate`] before its rounding and before [`drawish`]. Repeated indices add up.
+pub fn features(pos: &Position, out: &mut Vec<(usize, f64)>) {
+    out.clear();
+    let me = pos.side_to_move();
+    let phase = (pos.occupied().count() as i32).min(PHASE_PIECES) as f64;
+    let mg = phase / PHASE_PIECES as f64;
+    let eg = 1.0 - mg;
+    let empty = pos.empty();
+    for (color, sign) in [(me, 1.0), (!me, -1.0)] {
+        let men = pos.men(color);
+        for sq in men {
+            let i = weights::man_index(color, sq.index());
+            out.push((weights::MAN_MG + i, sign * mg));
+            out.push((weights::MAN_EG + i, sign * eg));
+        }
+        let kings = pos.kings(color);
+        for sq in kings {
+            let i = weights::king_index(sq.index());
+            out.push((weights::KING_MG + i, sign * mg));
+            out.push((weights::KING_EG + i, sign * eg));
+        }
+        let m = steps(men, empty, &Direction::forward(color));
+        out.push((weights::MAN_MOBILITY, sign * m as f64));
+        let k = steps(kings, empty, &Direction::ALL);
+        out.push((weights::KING_MOBILITY, sign * k as f64));
+    }
+    out.push((weights::TEMPO, 1.0));
+}
+
+/// The divisor [`drawish`] applies to an evaluation of `pos` (from `me`'s view) of sign
+/// `score`: 1 when material tells the truth.
+#[inline]
+pub fn drawish_divisor(pos: &Position, me: Color, score: i32) -> i32 {
+    let (strong, weak) = if score > 0 { (me, !me) } else { (!me, me) };
+    if pos.kings(weak).is_empty() {
+        return 1;
+    }
+    let strong_n = pos.pieces(strong).count();
+    let weak_n = pos.pieces(weak).count();
+    match (strong_n, weak_n) {
+        (0..=2, _) => DEAD_DRAW,
+        (3, 1) => HARD_WIN,
+        _ => 1,
     }
 }
 
@@ -89,17 +143,7 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 /// weaker side does not look for them. (English kings do not fly: 2 v 1 wins there.)
 #[inline]
 fn drawish(pos: &Position, me: Color, score: i32) -> i32 {
-    let (strong, weak) = if score > 0 { (me, !me) } else { (!me, me) };
-    if pos.kings(weak).is_empty() {
-        return score;
-    }
-    let strong_n = pos.pieces(strong).count();
-    let weak_n = pos.pieces(weak).count();
-    match (strong_n, weak_n) {
-        (0..=2, _) => score / DEAD_DRAW,
-        (3, 1) => score / HARD_WIN,
-        _ => score,
-    }
+    score / drawish_divisor(pos, me, score)
 }
 
 /// Capture plies [`quiescent`] looks ahead at most (the move lists a worker keeps for it).
@@ -168,49 +212,97 @@ mod tests {
     use super::*;
     use crate::board::fen;
 
+    /// The parameter vector of `rules`.
+    fn weights_for(rules: &Rules) -> &'static weights::Weights {
+        if rules.long_kings {
+            &weights::LONG
+        } else {
+            &weights::SHORT
+        }
+    }
+
+    /// The features' dot product with the parameters, unrounded.
+    fn dot(pos: &Position, rules: &Rules) -> f64 {
+        let w = weights_for(rules);
+        let mut f = Vec::new();
+        features(pos, &mut f);
+        f.iter().map(|&(i, x)| w[i] as f64 * x).sum()
+    }
+
     #[test]
-    fn the_start_position_is_level_and_material_counts() {
-        let rules = Rules::default();
-        assert_eq!(evaluate(&Position::startpos(), &rules), 0);
+    fn the_start_position_is_level_but_for_the_tempo() {
+        for rules in [Rules::default(), Rules::ENGLISH] {
+            let tempo = weights_for(&rules)[weights::TEMPO];
+            assert_eq!(evaluate(&Position::startpos(), &rules), tempo);
+        }
         assert_eq!(to_value(0), SCALE / 2);
-        // Black: man on 25 (near crowning), king on 5; White: men on 29 (back row) and 30.
-        let pos = fen::parse("B:W29,30:B25,K5").unwrap();
-        let black = MAN + NEAR_CROWN + LONG_KING;
-        let white = 2 * MAN + 2 * BACK_GUARD;
-        assert_eq!(evaluate(&pos, &rules), black - white);
-        let english = Rules::ENGLISH;
-        let flipped = pos.with_side_to_move(Color::White);
-        assert_eq!(
-            evaluate(&flipped, &english),
-            2 * MAN + 2 * BACK_GUARD - (MAN + NEAR_CROWN + SHORT_KING)
-        );
         assert!(to_value(MAN) > SCALE / 2 && to_value(MAN) < SCALE);
         assert_eq!(to_value(MAN) + to_value(-MAN), SCALE);
     }
 
     #[test]
+    fn the_evaluation_is_the_features_dot_product_with_the_parameters() {
+        let fens = [
+            "B:W29,30:B25,K5",
+            "W:W18,19,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+            "B:W9,K14,20,31:B1,3,K22,26",
+            "W:WK5,K14,K19,K23:BK28,K32",
+            "W:W13,17,21,25,29:B4,8,12,16,20",
+        ];
+        for text in fens {
+            let pos = fen::parse(text).unwrap();
+            for rules in [Rules::default(), Rules::ENGLISH] {
+                for side in [Color::Black, Color::White] {
+                    let p = pos.with_side_to_move(side);
+                    let exact = dot(&p, &rules);
+                    let got = linear(&p, &rules) as f64;
+                    assert!(
+                        (got - exact).abs() < 1.0,
+                        "{text} {side:?}: {got} vs {exact}"
+                    );
+                }
+            }
+        }
+        // The stops 1-16 evaluation in this layout: Black a man one row from crowning (110)
+        // and a king; White two men on its back row (106 each); English kings 150.
+        let pos = fen::parse("W:W29,30:B25,K5").unwrap();
+        assert_eq!(evaluate(&pos, &Rules::ENGLISH), 2 * 106 - (110 + 150));
+        // Colours mirror: the same position turned half round, colours swapped, is worth
+        // the same to its side to move.
+        let mirrored = fen::parse("B:W8,K28:B3,4").unwrap();
+        for rules in [Rules::default(), Rules::ENGLISH] {
+            assert_eq!(evaluate(&pos, &rules), evaluate(&mirrored, &rules));
+        }
+    }
+
+    #[test]
     fn flying_king_endings_that_cannot_be_won_are_scaled_down() {
         let rules = Rules::default();
-        let english = Rules {
-            long_kings: false,
-            backward_capture: false,
-            ..Rules::default()
-        };
         // Two kings against one: a draw with flying kings, a win with English kings.
         let two_one = fen::parse("W:WK5,K14:BK28").unwrap();
-        assert_eq!(evaluate(&two_one, &rules), LONG_KING / DEAD_DRAW);
-        assert_eq!(evaluate(&two_one, &english), SHORT_KING);
+        let full = linear(&two_one, &rules);
+        assert!(full > 100);
+        assert_eq!(evaluate(&two_one, &rules), full / DEAD_DRAW);
+        assert_eq!(
+            evaluate(&two_one, &Rules::ENGLISH),
+            linear(&two_one, &Rules::ENGLISH)
+        );
         // The same from the weaker side's view.
         let black = two_one.with_side_to_move(Color::Black);
-        assert_eq!(evaluate(&black, &rules), -LONG_KING / DEAD_DRAW);
+        assert_eq!(evaluate(&black, &rules), linear(&black, &rules) / DEAD_DRAW);
         // Three against a lone king: halved. Against a man (no king yet): full value.
         let three_one = fen::parse("W:WK5,K14,K19:BK28").unwrap();
-        assert_eq!(evaluate(&three_one, &rules), 2 * LONG_KING / HARD_WIN);
+        assert_eq!(
+            evaluate(&three_one, &rules),
+            linear(&three_one, &rules) / HARD_WIN
+        );
         let two_man = fen::parse("W:WK5,K14:B12").unwrap();
-        assert_eq!(evaluate(&two_man, &rules), 2 * LONG_KING - MAN);
+        assert_eq!(evaluate(&two_man, &rules), linear(&two_man, &rules));
         // Enough material on the board: untouched.
         let four_two = fen::parse("W:WK5,K14,K19,K23:BK28,K32").unwrap();
-        assert_eq!(evaluate(&four_two, &rules), 2 * LONG_KING);
+        assert_eq!(evaluate(&four_two, &rules), linear(&four_two, &rules));
+        assert_eq!(drawish_divisor(&two_one, Color::White, 1), DEAD_DRAW);
+        assert_eq!(drawish_divisor(&two_man, Color::White, 1), 1);
     }
 
     #[test]
@@ -236,34 +328,38 @@ mod tests {
         // two men to one against Black, after the capture White has nothing.
         let pos = fen::parse("B:W18,27:B14").unwrap();
         let after = fen::parse("W:W:BK32").unwrap();
-        assert_eq!(evaluate(&pos, &rules), -MAN);
+        assert!(evaluate(&pos, &rules) < -MAN / 2);
         assert_eq!(
             quiescent(&pos, &rules, &mut lists, NO_CONTEMPT),
             -evaluate(&after, &rules)
         );
-        assert_eq!(quiescent(&pos, &rules, &mut lists, NO_CONTEMPT), LONG_KING);
+        assert!(quiescent(&pos, &rules, &mut lists, NO_CONTEMPT) > 2 * MAN);
         // Without lists (no lookahead) and without a capture it is the static evaluation.
         assert_eq!(
             quiescent(&pos, &rules, &mut [], NO_CONTEMPT),
             evaluate(&pos, &rules)
         );
         let quiet = Position::startpos();
-        assert_eq!(quiescent(&quiet, &rules, &mut lists, NO_CONTEMPT), 0);
+        assert_eq!(
+            quiescent(&quiet, &rules, &mut lists, NO_CONTEMPT),
+            evaluate(&quiet, &rules)
+        );
         // White takes, then loses its man to the recapture (18x9, 5x14): worth the position
         // after both, with White to move.
         let exchange = fen::parse("W:W18:B5,14").unwrap();
         let end = fen::parse("W:W:B14").unwrap();
-        assert_eq!(evaluate(&exchange, &rules), -MAN);
+        assert!(evaluate(&exchange, &rules) < -MAN / 2);
         assert_eq!(
             quiescent(&exchange, &rules, &mut lists, NO_CONTEMPT),
             evaluate(&end, &rules)
         );
-        assert_eq!(evaluate(&end, &rules), -MAN);
-        // One ply ahead only: the capture is seen, the recapture is not (a man each, White's
-        // on 9 advanced).
+        assert!(evaluate(&end, &rules) < -MAN / 2);
+        // One ply ahead only: the capture is seen, the recapture is not (a man each, Black to
+        // move in the position scored).
+        let halfway = fen::parse("B:W9:B5").unwrap();
         assert_eq!(
             quiescent(&exchange, &rules, &mut lists[..1], NO_CONTEMPT),
-            ADVANCED
+            -evaluate(&halfway, &rules)
         );
         // Contempt counts the pieces of the position evaluated, after the exchange (one man),
         // not before it (three): for the side to move it adds, for the other it costs.

@@ -46,6 +46,7 @@ pub mod solver;
 pub mod time;
 pub mod tree;
 pub mod uct;
+pub mod weights;
 
 pub use tree::TreeStats;
 

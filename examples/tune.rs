@@ -1,0 +1,207 @@
+//! Fits the evaluation's parameters ([`buffgreen::search::weights`]) to game outcomes by
+//! logistic regression (Texel's method) over positions written by `examples/datagen.rs`.
+//!
+//! The model is the search's own: the evaluation (the dot product of the parameters with
+//! [`eval::features`], scaled down by [`eval::drawish_divisor`] with flying kings) mapped to a
+//! win probability by the logistic of [`eval::LOGISTIC_SCALE`]; the loss is the cross-entropy
+//! against the result (1, 0.5, 0 from the view of the side to move). Positions whose side to
+//! move must capture are left out: the evaluation only ever scores quiet positions. The last
+//! tenth of the file is held out to check the fit on games it has not seen.
+//!
+//! `cargo run --release --example tune -- FILE [EPOCHS] [L2] [english]`
+//!
+//! Prints the loss of the present parameters, the best logistic scale for them, the fitted
+//! parameters as a Rust array, and the held-out loss of both.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+
+use buffgreen::board::{fen, has_captures, Rules};
+use buffgreen::search::eval::{self, LOGISTIC_SCALE};
+use buffgreen::search::weights::{self, Weights, PARAMS};
+
+/// One training position.
+struct Sample {
+    features: Vec<(u16, f32)>,
+    /// The drawish divisor when the evaluation is positive, and when it is negative.
+    div: [f64; 2],
+    /// The result from the side to move's view.
+    y: f64,
+}
+
+fn load(path: &str, rules: &Rules) -> Vec<Sample> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut out = Vec::new();
+    let mut f = Vec::new();
+    for line in BufReader::new(file).lines().map_while(Result::ok) {
+        let mut fields = line.split('\t');
+        let (Some(text), Some(_clock), Some(result)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let (Ok(pos), Ok(black)) = (fen::parse(text), result.parse::<f64>()) else {
+            continue;
+        };
+        if has_captures(&pos, rules) {
+            continue;
+        }
+        let me = pos.side_to_move();
+        let y = match me {
+            buffgreen::types::Color::Black => black,
+            buffgreen::types::Color::White => 1.0 - black,
+        };
+        eval::features(&pos, &mut f);
+        let div = if rules.long_kings {
+            [
+                eval::drawish_divisor(&pos, me, 1) as f64,
+                eval::drawish_divisor(&pos, me, -1) as f64,
+            ]
+        } else {
+            [1.0, 1.0]
+        };
+        out.push(Sample {
+            features: f.iter().map(|&(i, v)| (i as u16, v as f32)).collect(),
+            div,
+            y,
+        });
+    }
+    out
+}
+
+fn score(s: &Sample, w: &[f64]) -> f64 {
+    let raw: f64 = s
+        .features
+        .iter()
+        .map(|&(i, v)| w[i as usize] * v as f64)
+        .sum();
+    raw / if raw > 0.0 { s.div[0] } else { s.div[1] }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean cross-entropy at logistic scale `k`.
+fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let p = sigmoid(score(s, w) / k).clamp(1e-9, 1.0 - 1e-9);
+            -(s.y * p.ln() + (1.0 - s.y) * (1.0 - p).ln())
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let path = args.get(1).cloned().unwrap_or_else(|| "datagen.tsv".into());
+    let epochs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
+    let l2: f64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1e-7);
+    let english = args.get(4).map(String::as_str) == Some("english");
+    let (rules, start): (Rules, Weights) = if english {
+        (Rules::ENGLISH, weights::SHORT)
+    } else {
+        (Rules::default(), weights::LONG)
+    };
+    let all = load(&path, &rules);
+    let cut = all.len() * 9 / 10;
+    let (train, test) = all.split_at(cut);
+    eprintln!(
+        "{} quiet positions: {} to fit, {} held out",
+        all.len(),
+        train.len(),
+        test.len()
+    );
+    let w0: Vec<f64> = start.iter().map(|&x| x as f64).collect();
+    let k = LOGISTIC_SCALE;
+    eprintln!(
+        "present parameters: loss {:.5} (held out {:.5})",
+        loss(train, &w0, k),
+        loss(test, &w0, k)
+    );
+    let best_k = (40..=400)
+        .step_by(10)
+        .map(|k| (k, loss(train, &w0, k as f64)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(120, |x| x.0);
+    eprintln!("best logistic scale for them: {best_k}");
+
+    // Adam over full batches; the L2 term pulls toward the present parameters so that rare
+    // squares keep sane values.
+    let mut w = w0.clone();
+    let (mut m, mut v) = (vec![0.0; PARAMS], vec![0.0; PARAMS]);
+    let (b1, b2, lr, eps) = (0.9, 0.999, 1.0, 1e-8);
+    let n = train.len().max(1) as f64;
+    for epoch in 1..=epochs {
+        let mut g = vec![0.0; PARAMS];
+        for s in train {
+            let raw: f64 = s
+                .features
+                .iter()
+                .map(|&(i, x)| w[i as usize] * x as f64)
+                .sum();
+            let div = if raw > 0.0 { s.div[0] } else { s.div[1] };
+            let p = sigmoid(raw / div / k);
+            let d = (p - s.y) / (div * k);
+            for &(i, x) in &s.features {
+                g[i as usize] += d * x as f64;
+            }
+        }
+        for i in 0..PARAMS {
+            let gi = g[i] / n + l2 * (w[i] - w0[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * gi;
+            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+            let mh = m[i] / (1.0 - f64::powi(b1, epoch as i32));
+            let vh = v[i] / (1.0 - f64::powi(b2, epoch as i32));
+            w[i] -= lr * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 50 == 0 {
+            eprintln!(
+                "epoch {epoch}: loss {:.5} (held out {:.5})",
+                loss(train, &w, k),
+                loss(test, &w, k)
+            );
+        }
+    }
+    let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
+    eprintln!(
+        "fitted (rounded): loss {:.5} (held out {:.5})",
+        loss(train, &rounded, k),
+        loss(test, &rounded, k)
+    );
+    let show = |name: &str, from: usize, len: usize, row: usize| {
+        println!("// {name}");
+        for chunk in rounded[from..from + len].chunks(row) {
+            let line: Vec<String> = chunk.iter().map(|x| format!("{:4}", *x as i64)).collect();
+            println!("    {},", line.join(", "));
+        }
+    };
+    show(
+        "men, middle game (own view, rows of 4 from the own back row)",
+        weights::MAN_MG,
+        28,
+        4,
+    );
+    show("men, endgame", weights::MAN_EG, 28, 4);
+    show(
+        "kings, middle game (folded squares 1-16)",
+        weights::KING_MG,
+        16,
+        4,
+    );
+    show("kings, endgame", weights::KING_EG, 16, 4);
+    println!(
+        "// man mobility {}, king mobility {}, tempo {}",
+        rounded[weights::MAN_MOBILITY],
+        rounded[weights::KING_MOBILITY],
+        rounded[weights::TEMPO]
+    );
+}

@@ -1,0 +1,145 @@
+//! The evaluation's parameters: one flat vector per rule set, in a layout shared by the
+//! evaluation ([`super::eval`]) and the fitting tool (`examples/tune.rs`), and the tables the
+//! evaluation reads, built from a vector at compile time.
+//!
+//! Every term is linear in a parameter, so that the parameters can be fitted to game outcomes
+//! by logistic regression (Texel's method): a position's features are the counts that
+//! [`super::eval::features`] lists, its evaluation is their dot product with the vector.
+//! Square terms are tapered by the number of pieces on the board: the middle-game value
+//! counts fully with 24 pieces, the endgame value with none.
+
+use crate::types::Color;
+
+/// Men: one value a square, in the man's own view (index 0-3 its own back row, 24-27 one step
+/// from crowning), middle game.
+pub const MAN_MG: usize = 0;
+/// Men, endgame.
+pub const MAN_EG: usize = 28;
+/// Kings: one value a square, folded by the board's half-turn symmetry (square `n` and `33 - n`
+/// share a value; the index is `min(i, 31 - i)` of the 0-based square), middle game.
+pub const KING_MG: usize = 56;
+/// Kings, endgame.
+pub const KING_EG: usize = 72;
+/// Each free forward step of a man (an empty square diagonally ahead).
+pub const MAN_MOBILITY: usize = 88;
+/// Each free step of a king (an empty neighbouring square).
+pub const KING_MOBILITY: usize = 89;
+/// Having the move.
+pub const TEMPO: usize = 90;
+/// The number of parameters.
+pub const PARAMS: usize = 91;
+
+/// Pieces on the board at which the middle-game values count fully.
+pub const PHASE_PIECES: i32 = 24;
+
+/// A parameter vector, in hundredths of a man.
+pub type Weights = [i32; PARAMS];
+
+/// The man's square index in its own view (0..28): Black's men run from 1 to 28 as they
+/// advance, White's from 32 down to 5.
+#[inline]
+pub const fn man_index(color: Color, square: usize) -> usize {
+    match color {
+        Color::Black => square,
+        Color::White => 31 - square,
+    }
+}
+
+/// The king's folded square index (0..16).
+#[inline]
+pub const fn king_index(square: usize) -> usize {
+    if square < 16 {
+        square
+    } else {
+        31 - square
+    }
+}
+
+/// The hand-set evaluation of stops 1-16 in this layout: a man is `man` plus a bonus on its
+/// own back row, on the far half and one row from crowning; a king is `king` anywhere; no
+/// taper, mobility or tempo.
+const fn hand(king: i32) -> Weights {
+    let mut w = [0; PARAMS];
+    let mut i = 0;
+    while i < 28 {
+        let bonus = if i < 4 {
+            6
+        } else if i >= 24 {
+            10
+        } else if i >= 16 {
+            4
+        } else {
+            0
+        };
+        w[MAN_MG + i] = 100 + bonus;
+        w[MAN_EG + i] = 100 + bonus;
+        i += 1;
+    }
+    let mut k = 0;
+    while k < 16 {
+        w[KING_MG + k] = king;
+        w[KING_EG + k] = king;
+        k += 1;
+    }
+    w
+}
+
+/// Flying kings (Buff and Green, the default).
+pub const LONG: Weights = hand(250);
+
+/// Short kings (English rules): hand-set, as the English aim is met with it.
+pub const SHORT: Weights = hand(150);
+
+/// What the evaluation reads: the square values expanded to all 32 squares for each colour.
+pub struct Tables {
+    /// Men by colour and 0-based square, middle game.
+    pub man_mg: [[i32; 32]; 2],
+    /// Men, endgame.
+    pub man_eg: [[i32; 32]; 2],
+    /// Kings by 0-based square, middle game.
+    pub king_mg: [i32; 32],
+    /// Kings, endgame.
+    pub king_eg: [i32; 32],
+    /// See [`MAN_MOBILITY`].
+    pub man_mobility: i32,
+    /// See [`KING_MOBILITY`].
+    pub king_mobility: i32,
+    /// See [`TEMPO`].
+    pub tempo: i32,
+}
+
+/// The tables of a parameter vector.
+pub const fn tables(w: &Weights) -> Tables {
+    let mut t = Tables {
+        man_mg: [[0; 32]; 2],
+        man_eg: [[0; 32]; 2],
+        king_mg: [0; 32],
+        king_eg: [0; 32],
+        man_mobility: w[MAN_MOBILITY],
+        king_mobility: w[KING_MOBILITY],
+        tempo: w[TEMPO],
+    };
+    let mut s = 0;
+    while s < 32 {
+        let colors = [Color::Black, Color::White];
+        let mut c = 0;
+        while c < 2 {
+            let i = man_index(colors[c], s);
+            // A man never stands on its crowning row; those entries stay 0.
+            if i < 28 {
+                t.man_mg[c][s] = w[MAN_MG + i];
+                t.man_eg[c][s] = w[MAN_EG + i];
+            }
+            c += 1;
+        }
+        t.king_mg[s] = w[KING_MG + king_index(s)];
+        t.king_eg[s] = w[KING_EG + king_index(s)];
+        s += 1;
+    }
+    t
+}
+
+/// The tables for flying kings.
+pub static LONG_TABLES: Tables = tables(&LONG);
+/// The tables for short kings.
+pub static SHORT_TABLES: Tables = tables(&SHORT);
