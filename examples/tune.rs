@@ -177,31 +177,33 @@ fn main() {
         loss(train, &rounded, k),
         loss(test, &rounded, k)
     );
-    let show = |name: &str, from: usize, len: usize, row: usize| {
-        println!("// {name}");
-        for chunk in rounded[from..from + len].chunks(row) {
-            let line: Vec<String> = chunk.iter().map(|x| format!("{:4}", *x as i64)).collect();
-            println!("    {},", line.join(", "));
+    // The fitted vector as Rust source for `src/search/weights.rs`.
+    let name = if english { "SHORT" } else { "LONG" };
+    println!("#[rustfmt::skip]");
+    println!("pub const {name}: Weights = [");
+    let show = |label: &str, from: usize, len: usize| {
+        println!("    // {label}");
+        for chunk in rounded[from..from + len].chunks(4) {
+            let line: Vec<String> = chunk.iter().map(|x| format!("{},", *x as i64)).collect();
+            println!("    {}", line.join(" "));
         }
     };
     show(
-        "men, middle game (own view, rows of 4 from the own back row)",
+        "Men, middle game: own back row first, a row of 4 a line.",
         weights::MAN_MG,
         28,
-        4,
     );
-    show("men, endgame", weights::MAN_EG, 28, 4);
+    show("Men, endgame.", weights::MAN_EG, 28);
     show(
-        "kings, middle game (folded squares 1-16)",
+        "Kings, middle game: squares 1-16 (and 32-17).",
         weights::KING_MG,
         16,
-        4,
     );
-    show("kings, endgame", weights::KING_EG, 16, 4);
-    println!(
-        "// man mobility {}, king mobility {}, tempo {}",
-        rounded[weights::MAN_MOBILITY],
-        rounded[weights::KING_MOBILITY],
-        rounded[weights::TEMPO]
+    show("Kings, endgame.", weights::KING_EG, 16);
+    show(
+        "Man mobility, king mobility, tempo.",
+        weights::MAN_MOBILITY,
+        3,
     );
+    println!("];");
 }

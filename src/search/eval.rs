@@ -1,9 +1,11 @@
-//! A fast static evaluation for cut playouts: material (kings worth more with flying kings),
-//! advancement of men and the back-rank guard, mapped to a win probability by a logistic.
+//! A fast static evaluation for cut playouts: men and kings valued by square and game phase,
+//! mobility and tempo (the parameters of [`weights`], fitted to game outcomes for flying
+//! kings), mapped to a win probability by a logistic.
 //!
 //! Random playouts to the end of a checkers game are very noisy; stopping a playout after a
 //! few plies and scoring the position with material is a much better estimate per unit of
-//! time. The evaluation is a handful of popcounts: no allocation, no move generation.
+//! time. The evaluation is table lookups and a few shifts and popcounts: no allocation, no
+//! move generation.
 
 use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
 use crate::search::node::SCALE;
@@ -12,7 +14,8 @@ use crate::types::{Bitboard, Color};
 use crate::search::weights::{self, Tables, PHASE_PIECES};
 use crate::types::Direction;
 
-/// A man's value in the middle of its own half (the unit of the evaluation).
+/// The evaluation's unit: the hand-set man of the first stops (the fitted ones are worth
+/// 100-360 by square and phase).
 pub const MAN: i32 = 100;
 /// [`drawish`]: how much less an advantage of one or two pieces against a king is worth.
 const DEAD_DRAW: i32 = 8;
