@@ -42,28 +42,31 @@ fn steps(pieces: Bitboard, empty: Bitboard, dirs: &[Direction]) -> i32 {
         .sum()
 }
 
-/// One side's terms: `(middle game, endgame, untapered)`, in hundredths of a man.
+/// The sum of `table` over the padded bits of `pieces`.
 #[inline]
-fn side_terms(pos: &Position, color: Color, t: &Tables) -> (i32, i32, i32) {
-    let c = color.index();
-    let (mut mg, mut eg) = (0, 0);
+fn sum(pieces: Bitboard, table: &[i32; 64]) -> i32 {
+    let mut bits = pieces.bits();
+    let mut total = 0;
+    while bits != 0 {
+        total += table[(bits.trailing_zeros() & 63) as usize];
+        bits &= bits - 1;
+    }
+    total
+}
+
+/// One side's terms: `(square values packed by phase, untapered)`, in hundredths of a man.
+#[inline]
+fn side_terms(pos: &Position, color: Color, t: &Tables) -> (i32, i32) {
     let men = pos.men(color);
-    for sq in men {
-        mg += t.man_mg[c][sq.index()];
-        eg += t.man_eg[c][sq.index()];
-    }
     let kings = pos.kings(color);
-    for sq in kings {
-        mg += t.king_mg[sq.index()];
-        eg += t.king_eg[sq.index()];
-    }
+    let packed = sum(men, &t.man[color.index()]) + sum(kings, &t.king);
     let mut flat = 0;
     if t.man_mobility != 0 || t.king_mobility != 0 {
         let empty = pos.empty();
         flat += t.man_mobility * steps(men, empty, &Direction::forward(color));
         flat += t.king_mobility * steps(kings, empty, &Direction::ALL);
     }
-    (mg, eg, flat)
+    (packed, flat)
 }
 
 /// The static evaluation from the view of the side to move, in hundredths of a man: the
@@ -84,10 +87,11 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 fn linear(pos: &Position, rules: &Rules) -> i32 {
     let t = tables_for(rules);
     let me = pos.side_to_move();
-    let (mg0, eg0, flat0) = side_terms(pos, me, t);
-    let (mg1, eg1, flat1) = side_terms(pos, !me, t);
+    let (packed0, flat0) = side_terms(pos, me, t);
+    let (packed1, flat1) = side_terms(pos, !me, t);
+    let (mg, eg) = weights::unpack(packed0 - packed1);
     let phase = (pos.occupied().count() as i32).min(PHASE_PIECES);
-    let tapered = ((mg0 - mg1) * phase + (eg0 - eg1) * (PHASE_PIECES - phase)) / PHASE_PIECES;
+    let tapered = (mg * phase + eg * (PHASE_PIECES - phase)) / PHASE_PIECES;
     tapered + flat0 - flat1 + t.tempo
 }
 

@@ -121,16 +121,15 @@ pub const LONG: Weights = [
 /// Short kings (English rules): hand-set, as the English aim is met with it.
 pub const SHORT: Weights = hand(150);
 
-/// What the evaluation reads: the square values expanded to all 32 squares for each colour.
+/// What the evaluation reads: the square values expanded to the bits of the padded board
+/// layout (see [`crate::types::Bitboard`]) for each colour, each entry a middle-game and an
+/// endgame value packed into one word ([`pack`]), so that one lookup and one addition a piece
+/// sum both phases.
 pub struct Tables {
-    /// Men by colour and 0-based square, middle game.
-    pub man_mg: [[i32; 32]; 2],
-    /// Men, endgame.
-    pub man_eg: [[i32; 32]; 2],
-    /// Kings by 0-based square, middle game.
-    pub king_mg: [i32; 32],
-    /// Kings, endgame.
-    pub king_eg: [i32; 32],
+    /// Men by colour and padded bit.
+    pub man: [[i32; 64]; 2],
+    /// Kings by padded bit.
+    pub king: [i32; 64],
     /// See [`MAN_MOBILITY`].
     pub man_mobility: i32,
     /// See [`KING_MOBILITY`].
@@ -139,32 +138,53 @@ pub struct Tables {
     pub tempo: i32,
 }
 
-/// The tables of a parameter vector.
+/// The largest square value [`tables`] accepts: sums over 24 pieces stay within the 16 bits
+/// of a packed half.
+pub const MAX_SQUARE_VALUE: i32 = 1_000;
+
+/// A middle-game and an endgame value in one word: `mg * 65536 + eg`. Sums and differences
+/// of packed words are the packed sums and differences while each half stays within 16 bits.
+#[inline]
+pub const fn pack(mg: i32, eg: i32) -> i32 {
+    mg * 65_536 + eg
+}
+
+/// The two values of a packed word (`(middle game, endgame)`), exactly.
+#[inline]
+pub const fn unpack(word: i32) -> (i32, i32) {
+    let eg = word as i16 as i32;
+    ((word - eg) >> 16, eg)
+}
+
+/// The tables of a parameter vector. Fails to compile when a square value is larger than
+/// [`MAX_SQUARE_VALUE`].
 pub const fn tables(w: &Weights) -> Tables {
     let mut t = Tables {
-        man_mg: [[0; 32]; 2],
-        man_eg: [[0; 32]; 2],
-        king_mg: [0; 32],
-        king_eg: [0; 32],
+        man: [[0; 64]; 2],
+        king: [0; 64],
         man_mobility: w[MAN_MOBILITY],
         king_mobility: w[KING_MOBILITY],
         tempo: w[TEMPO],
     };
+    let mut k = 0;
+    while k < KING_EG + 16 {
+        assert!(w[k] >= -MAX_SQUARE_VALUE && w[k] <= MAX_SQUARE_VALUE);
+        k += 1;
+    }
     let mut s = 0;
     while s < 32 {
+        let bit = s + s / 8;
         let colors = [Color::Black, Color::White];
         let mut c = 0;
         while c < 2 {
             let i = man_index(colors[c], s);
             // A man never stands on its crowning row; those entries stay 0.
             if i < 28 {
-                t.man_mg[c][s] = w[MAN_MG + i];
-                t.man_eg[c][s] = w[MAN_EG + i];
+                t.man[c][bit] = pack(w[MAN_MG + i], w[MAN_EG + i]);
             }
             c += 1;
         }
-        t.king_mg[s] = w[KING_MG + king_index(s)];
-        t.king_eg[s] = w[KING_EG + king_index(s)];
+        t.king[bit] = pack(w[KING_MG + king_index(s)], w[KING_EG + king_index(s)]);
         s += 1;
     }
     t
@@ -174,3 +194,46 @@ pub const fn tables(w: &Weights) -> Tables {
 pub static LONG_TABLES: Tables = tables(&LONG);
 /// The tables for short kings.
 pub static SHORT_TABLES: Tables = tables(&SHORT);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_words_add_and_unpack_exactly() {
+        let pairs = [
+            (0, 0),
+            (289, 215),
+            (-5, 7),
+            (12, -431),
+            (-1000, -1000),
+            (1000, 999),
+        ];
+        for (mg, eg) in pairs {
+            assert_eq!(unpack(pack(mg, eg)), (mg, eg));
+        }
+        // Sums of 24 extreme values on one side against none on the other.
+        let mut total = 0;
+        for _ in 0..24 {
+            total += pack(MAX_SQUARE_VALUE, -MAX_SQUARE_VALUE);
+        }
+        assert_eq!(unpack(total), (24_000, -24_000));
+        let diff = pack(250, 376) * 3 - pack(283, -12) * 5;
+        assert_eq!(unpack(diff), (3 * 250 - 5 * 283, 3 * 376 + 5 * 12));
+    }
+
+    #[test]
+    fn tables_place_values_on_the_padded_bits() {
+        let t = tables(&LONG);
+        // Square 1 (index 0, bit 0): Black's back row, White's crowning row.
+        assert_eq!(unpack(t.man[0][0]), (LONG[MAN_MG], LONG[MAN_EG]));
+        assert_eq!(t.man[1][0], 0);
+        // Square 32 (index 31, bit 34): White's back row.
+        assert_eq!(unpack(t.man[1][34]), (LONG[MAN_MG], LONG[MAN_EG]));
+        // Square 9 (index 8, bit 9): a king folds onto 9, a white man stands on own index 23.
+        assert_eq!(unpack(t.king[9]), (LONG[KING_MG + 8], LONG[KING_EG + 8]));
+        assert_eq!(unpack(t.man[1][9]), (LONG[MAN_MG + 23], LONG[MAN_EG + 23]));
+        // Ghost bits hold nothing.
+        assert_eq!((t.man[0][8], t.man[1][17], t.king[26]), (0, 0, 0));
+    }
+}
