@@ -45,6 +45,10 @@ fn main() {
         .lines()
         .filter_map(|l| l.split('\t').nth(2).and_then(|f| fen::parse(f).ok()))
         .collect();
+    if openings.is_empty() {
+        eprintln!("no openings");
+        std::process::exit(2);
+    }
     let file = match File::create(&out) {
         Ok(f) => f,
         Err(e) => {

@@ -55,35 +55,6 @@ pub const fn king_index(square: usize) -> usize {
     }
 }
 
-/// The hand-set evaluation of stops 1-16 in this layout: a man is `man` plus a bonus on its
-/// own back row, on the far half and one row from crowning; a king is `king` anywhere; no
-/// taper, mobility or tempo.
-const fn hand(king: i32) -> Weights {
-    let mut w = [0; PARAMS];
-    let mut i = 0;
-    while i < 28 {
-        let bonus = if i < 4 {
-            6
-        } else if i >= 24 {
-            10
-        } else if i >= 16 {
-            4
-        } else {
-            0
-        };
-        w[MAN_MG + i] = 100 + bonus;
-        w[MAN_EG + i] = 100 + bonus;
-        i += 1;
-    }
-    let mut k = 0;
-    while k < 16 {
-        w[KING_MG + k] = king;
-        w[KING_EG + k] = king;
-        k += 1;
-    }
-    w
-}
-
 /// Flying kings (Buff and Green, the default): fitted to the outcomes of self-play games
 /// (`examples/datagen.rs`, `examples/tune.rs`).
 #[rustfmt::skip]
@@ -118,8 +89,38 @@ pub const LONG: Weights = [
     12, 43, 2,
 ];
 
-/// Short kings (English rules): hand-set, as the English aim is met with it.
-pub const SHORT: Weights = hand(150);
+/// Short kings (English rules): fitted the same way to English self-play games.
+#[rustfmt::skip]
+pub const SHORT: Weights = [
+    // Men, middle game: own back row first, a row of 4 a line.
+    151, 170, 145, 101,
+    106, 132, 127, 106,
+    107, 122, 93, 100,
+    103, 98, 101, 83,
+    76, 82, 79, 77,
+    103, 81, 86, 74,
+    119, 116, 103, 63,
+    // Men, endgame.
+    53, 43, 69, 47,
+    59, 54, 69, 62,
+    55, 49, 74, 69,
+    71, 60, 61, 83,
+    67, 76, 81, 83,
+    66, 74, 88, 81,
+    64, 70, 81, 72,
+    // Kings, middle game: squares 1-16 (and 32-17).
+    129, 153, 180, 216,
+    137, 156, 160, 180,
+    160, 192, 180, 162,
+    152, 199, 189, 172,
+    // Kings, endgame.
+    78, 59, 44, 14,
+    75, 70, 62, 47,
+    68, 58, 58, 50,
+    64, 57, 64, 59,
+    // Man mobility, king mobility, tempo.
+    -1, -3, -1,
+];
 
 /// What the evaluation reads: the square values expanded to the bits of the padded board
 /// layout (see [`crate::types::Bitboard`]) for each colour, each entry a middle-game and an
