@@ -1,6 +1,6 @@
 //! A fast static evaluation for cut playouts: men and kings valued by square and game phase,
-//! mobility and tempo (the parameters of [`weights`], fitted to game outcomes for flying
-//! kings), mapped to a win probability by a logistic.
+//! mobility and tempo (the parameters of [`weights`], fitted to game outcomes under each
+//! rule set), mapped to a win probability by a logistic.
 //!
 //! Random playouts to the end of a checkers game are very noisy; stopping a playout after a
 //! few plies and scoring the position with material is a much better estimate per unit of
@@ -13,7 +13,7 @@ use crate::search::weights::{self, Tables, PHASE_PIECES};
 use crate::types::{Bitboard, Color, Direction};
 
 /// The evaluation's unit: the hand-set man of the first stops (the fitted ones are worth
-/// 100-360 by square and phase).
+/// 40-360 by rules, square and phase).
 pub const MAN: i32 = 100;
 /// [`drawish`]: how much less an advantage of one or two pieces against a king is worth.
 const DEAD_DRAW: i32 = 8;
