@@ -75,13 +75,20 @@ fn load(path: &str, rules: &Rules) -> Vec<Sample> {
     out
 }
 
-fn score(s: &Sample, w: &[f64]) -> f64 {
+/// The dot product of `w` with the sample's features, and the drawish divisor for its sign.
+fn raw(s: &Sample, w: &[f64]) -> (f64, f64) {
     let raw: f64 = s
         .features
         .iter()
         .map(|&(i, v)| w[i as usize] * v as f64)
         .sum();
-    raw / if raw > 0.0 { s.div[0] } else { s.div[1] }
+    (raw, if raw > 0.0 { s.div[0] } else { s.div[1] })
+}
+
+/// The model's evaluation of a sample.
+fn score(s: &Sample, w: &[f64]) -> f64 {
+    let (raw, div) = raw(s, w);
+    raw / div
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -143,12 +150,7 @@ fn main() {
     for epoch in 1..=epochs {
         let mut g = vec![0.0; PARAMS];
         for s in train {
-            let raw: f64 = s
-                .features
-                .iter()
-                .map(|&(i, x)| w[i as usize] * x as f64)
-                .sum();
-            let div = if raw > 0.0 { s.div[0] } else { s.div[1] };
+            let (raw, div) = raw(s, &w);
             let p = sigmoid(raw / div / k);
             let d = (p - s.y) / (div * k);
             for &(i, x) in &s.features {

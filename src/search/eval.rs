@@ -58,12 +58,9 @@ fn side_terms(pos: &Position, color: Color, t: &Tables) -> (i32, i32) {
     let men = pos.men(color);
     let kings = pos.kings(color);
     let packed = sum(men, &t.man[color.index()]) + sum(kings, &t.king);
-    let mut flat = 0;
-    if t.man_mobility != 0 || t.king_mobility != 0 {
-        let empty = pos.empty();
-        flat += t.man_mobility * steps(men, empty, &Direction::forward(color));
-        flat += t.king_mobility * steps(kings, empty, &Direction::ALL);
-    }
+    let empty = pos.empty();
+    let flat = t.man_mobility * steps(men, empty, &Direction::forward(color))
+        + t.king_mobility * steps(kings, empty, &Direction::ALL);
     (packed, flat)
 }
 
