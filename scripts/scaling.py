@@ -7,6 +7,11 @@ in turn, so a drift in the machine's speed cancels out) and their geometric mean
 interval. The rate is bench's own `Nodes/second`: search time only, without making the
 tree.
 
+With --seeds, pair k searches with seed k (both sides of a pair the same seed): a search's
+iteration rate depends on the shape of its tree (deeper trees cost more an iteration), and one
+seed's one-thread tree may be deeper or shallower than most. Two threads vary from run to run
+anyway; varying the seed gives the one-thread side the same spread.
+
 Each run also starts N one-thread benches at once and adds up their rates: the machine's own
 ceiling for N busy cores (shared caches and memory, the host's other tenants). "threads /
 processes" is how much of it threads sharing one tree reach. The sum slightly flatters the
@@ -14,6 +19,7 @@ processes: the one that ends last searches its last moments alone.
 
 Usage: scripts/scaling.py [--engine target/release/buffgreen] [--threads 2] [--runs 10]
                           [--nodes 400000] [--hash 256] [--fen FEN ...] [--no-ceiling]
+                          [--seeds]
 Without --fen: the start position and two middle games, each on its own, then the bench set.
 Build first: cargo build --release
 """
@@ -31,8 +37,9 @@ from engine_io import THREAD_POSITIONS, machine_note  # noqa: E402
 POSITIONS = [(name, [fen]) for name, fen in THREAD_POSITIONS] + [("bench set", [])]
 
 
-def bench_cmd(engine, threads, nodes, hash_mib, fens):
-    cmd = [engine, "bench", "--threads", str(threads), "--nodes", str(nodes), "--hash", str(hash_mib)]
+def bench_cmd(engine, threads, nodes, hash_mib, fens, seed=0):
+    cmd = [engine, "bench", "--threads", str(threads), "--nodes", str(nodes), "--hash", str(hash_mib),
+           "--seed", str(seed)]
     for f in fens:
         cmd += ["--fen", f]
     return cmd
@@ -45,14 +52,14 @@ def parse_rate(cmd, out):
     raise RuntimeError(f"no Nodes/second line from {' '.join(cmd)}")
 
 
-def rate(engine, threads, nodes, hash_mib, fens):
-    cmd = bench_cmd(engine, threads, nodes, hash_mib, fens)
+def rate(engine, threads, nodes, hash_mib, fens, seed=0):
+    cmd = bench_cmd(engine, threads, nodes, hash_mib, fens, seed)
     return parse_rate(cmd, subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
 
-def processes_rate(engine, copies, nodes, hash_mib, fens):
+def processes_rate(engine, copies, nodes, hash_mib, fens, seed=0):
     """The rates of `copies` one-thread benches started at once, added up."""
-    cmd = bench_cmd(engine, 1, nodes, hash_mib, fens)
+    cmd = bench_cmd(engine, 1, nodes, hash_mib, fens, seed)
     procs = [
         subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         for _ in range(copies)
@@ -93,6 +100,8 @@ def main():
     ap.add_argument("--fen", action="append", default=[])
     ap.add_argument("--no-ceiling", action="store_true",
                     help="skip the runs of one-thread processes at once (half the time)")
+    ap.add_argument("--seeds", action="store_true",
+                    help="pair k searches with seed k instead of every pair with seed 0")
     args = ap.parse_args()
 
     positions = [("chosen", args.fen)] if args.fen else POSITIONS
@@ -103,22 +112,24 @@ def main():
         one, many, apart = [], [], []
         n = args.threads
         for k in range(args.runs):
+            seed = k + 1 if args.seeds else 0
             # Each pair in both orders in turn, so that a drift of the host's speed during a
             # pair does not favour one side.
             if k % 2 == 0:
-                one.append(rate(args.engine, 1, nodes, args.hash, fens))
-                many.append(rate(args.engine, n, nodes, args.hash, fens))
+                one.append(rate(args.engine, 1, nodes, args.hash, fens, seed))
+                many.append(rate(args.engine, n, nodes, args.hash, fens, seed))
             else:
-                many.append(rate(args.engine, n, nodes, args.hash, fens))
-                one.append(rate(args.engine, 1, nodes, args.hash, fens))
+                many.append(rate(args.engine, n, nodes, args.hash, fens, seed))
+                one.append(rate(args.engine, 1, nodes, args.hash, fens, seed))
             if not args.no_ceiling:
-                apart.append(processes_rate(args.engine, n, nodes, args.hash, fens))
+                apart.append(processes_rate(args.engine, n, nodes, args.hash, fens, seed))
         ratios = sorted(m / o for o, m in zip(one, many))
         med = statistics.median
         print(
             f"{name}: 1 thread {med(one):.0f} it/s, {n} threads {med(many):.0f} it/s; "
             f"ratio median x{med(ratios):.2f} (min x{ratios[0]:.2f}, max x{ratios[-1]:.2f}; "
-            f"{args.runs} runs of {nodes} iterations a position); {geometric_mean(ratios)}"
+            f"{args.runs} runs of {nodes} iterations a position"
+            f"{', seeds 1..' + str(args.runs) if args.seeds else ''}); {geometric_mean(ratios)}"
         )
         if apart:
             ceiling = sorted(a / o for o, a in zip(one, apart))
