@@ -19,11 +19,13 @@ use std::sync::Mutex;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use buffgreen::arena::openings;
 use buffgreen::board::{fen, Game, GameResult, Rules};
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
 use buffgreen::types::Color;
 
-const OPENINGS: &str = include_str!("../tests/data/openings-3move.tsv");
+/// The 3-move openings, read by the match runner's own loader.
+const OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings-3move.tsv");
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> T {
     args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
@@ -41,14 +43,13 @@ fn main() {
         Some("english") => Rules::ENGLISH,
         _ => Rules::default(),
     };
-    let openings: Vec<_> = OPENINGS
-        .lines()
-        .filter_map(|l| l.split('\t').nth(2).and_then(|f| fen::parse(f).ok()))
-        .collect();
-    if openings.is_empty() {
-        eprintln!("no openings");
-        std::process::exit(2);
-    }
+    let openings: Vec<_> = match openings::load(OPENINGS, &rules) {
+        Ok(list) => list.iter().map(|o| *o.game.position()).collect(),
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
     let file = match File::create(&out) {
         Ok(f) => f,
         Err(e) => {

@@ -11,11 +11,13 @@
 
 use std::time::{Duration, Instant};
 
+use buffgreen::arena::openings;
 use buffgreen::board::{fen, Game, GameResult, Rules};
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
 use buffgreen::types::Color;
 
-const OPENINGS: &str = include_str!("../tests/data/openings-3move.tsv");
+/// The 3-move openings, read by the match runner's own loader.
+const OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings-3move.tsv");
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> T {
     args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
@@ -86,13 +88,16 @@ fn main() {
         nodes: Some(budget),
         ..Limits::default()
     };
+    let starts = match openings::load(OPENINGS, &rules) {
+        Ok(list) => list,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
-    for line in OPENINGS.lines().skip(skip).take(openings) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let Some(Ok(start)) = fields.get(2).map(|f| fen::parse(f)) else {
-            eprintln!("skipping bad opening line {line:?}");
-            continue;
-        };
+    for opening in starts.iter().skip(skip).take(openings) {
+        let start = *opening.game.position();
         for ours_color in [Color::Black, Color::White] {
             let mut game = Game::new(start, 0, rules);
             ours.new_game();
@@ -149,7 +154,7 @@ fn main() {
             };
             println!(
                 "{} as {:?}: {tag} after {} plies",
-                fields[0],
+                opening.label,
                 ours_color,
                 game.moves().len()
             );
