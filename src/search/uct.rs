@@ -441,10 +441,6 @@ struct UcbTables {
     inv_scaled: [f64; TABLED],
     /// `sqrt(ln(max(v, 1)))`.
     sqrt_ln: [f64; TABLED],
-    /// `ln(v)` (from 1).
-    ln: [f64; TABLED],
-    /// `1 / v` (from 1).
-    inv: [f64; TABLED],
 }
 
 impl UcbTables {
@@ -453,15 +449,11 @@ impl UcbTables {
             inv_sqrt: [0.0; TABLED],
             inv_scaled: [0.0; TABLED],
             sqrt_ln: [0.0; TABLED],
-            ln: [0.0; TABLED],
-            inv: [0.0; TABLED],
         });
         for v in 1..TABLED {
             t.inv_sqrt[v] = 1.0 / (v as f64).sqrt();
             t.inv_scaled[v] = 1.0 / (v as f64 * SCALE as f64);
             t.sqrt_ln[v] = (v as f64).ln().sqrt();
-            t.ln[v] = (v as f64).ln();
-            t.inv[v] = 1.0 / v as f64;
         }
         t
     }
@@ -492,10 +484,11 @@ impl UcbTables {
     fn ln_beyond(&self, v: u32) -> f64 {
         let s = (u32::BITS - v.leading_zeros()).saturating_sub(TABLED.trailing_zeros());
         let m = (v >> s) as usize;
-        // 2^-s, exactly, from its exponent bits.
-        let scale = f64::from_bits((1023 - s as u64) << 52);
-        let x = (v - ((m as u32) << s)) as f64 * self.inv[m] * scale;
-        self.ln[m] + s as f64 * std::f64::consts::LN_2 + x - 0.5 * x * x
+        // 2^-s, exactly, from its exponent bits; `inv_scaled[m] * SCALE` is `1 / m`.
+        let scale = f64::from_bits((1023 - s as u64) << 52) * SCALE as f64;
+        let x = (v - ((m as u32) << s)) as f64 * self.inv_scaled[m] * scale;
+        let ln_m = self.sqrt_ln[m] * self.sqrt_ln[m];
+        ln_m + s as f64 * std::f64::consts::LN_2 + x - 0.5 * x * x
     }
 
     #[inline]
