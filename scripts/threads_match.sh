@@ -21,6 +21,6 @@ bin=target/release/buffgreen
     --engine "cmd=$bin name=threads2 option.Threads=2" \
     --engine "cmd=$bin name=threads1 option.Threads=1" \
     --each "option.Hash=64 option.MoveOverhead=0 option.Ponder=false" \
-    --openings tests/data/openings-3move.tsv --movetime "$movetime" \
+    --openings openings/3move.tsv --movetime "$movetime" \
     --concurrency 1 --time-margin 50 --pdn target/threads.pdn "$@"
 "$bin" match --verify-pdn target/threads.pdn

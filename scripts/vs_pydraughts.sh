@@ -38,7 +38,7 @@ pdn=${PDN:-target/vs_pydraughts.pdn}
     --engine "cmd=$bin name=buffgreen option.MoveOverhead=0 option.Threads=1 option.Hash=64" \
     --engine "cmd=$py arg=scripts/pydraughts_engine.py name=SimpleEngine option.MoveOverhead=5" \
     --movetime "$ms" \
-    --openings tests/data/openings-3move.tsv \
+    --openings openings/3move.tsv \
     --concurrency "${CONCURRENCY:-1}" \
     --time-margin "${MARGIN:-30000}" --reply-timeout 60000 --pdn "$pdn" --pdn-always-fen "$@"
 "$bin" match --verify-pdn "$pdn"
