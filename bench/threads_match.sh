@@ -3,7 +3,7 @@
 # both colours (348 games unless `-- --games N` says otherwise), one game at a time: the
 # Threads 2 engine needs both cores while it thinks, and the opponent does not ponder.
 #
-#   scripts/threads_match.sh [MOVETIME_MS] [-- extra `buffgreen match` arguments]
+#   bench/threads_match.sh [MOVETIME_MS] [-- extra `buffgreen match` arguments]
 #
 # MOVETIME_MS defaults to 20. Both engines get MoveOverhead 0, so both think the full time;
 # the referee's tolerance is widened to 50 ms so that scheduler noise on a busy machine is not
