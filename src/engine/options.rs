@@ -209,18 +209,22 @@ mod tests {
     #[test]
     fn every_option_maps_to_its_field() {
         let (mut s, mut r) = (Settings::default(), Rules::default());
-        set(&mut s, &mut r, "backwardcapture", "false").unwrap();
-        set(&mut s, &mut r, "LONGKINGS", "False").unwrap();
-        set(&mut s, &mut r, "DrawHalfMoves", "0").unwrap();
-        set(&mut s, &mut r, "Hash", "3").unwrap();
-        set(&mut s, &mut r, "Threads", "2").unwrap();
-        set(&mut s, &mut r, "Seed", "77").unwrap();
-        set(&mut s, &mut r, "Ponder", "true").unwrap();
-        set(&mut s, &mut r, "MultiPV", "4").unwrap();
-        set(&mut s, &mut r, "MoveOverhead", "25").unwrap();
-        set(&mut s, &mut r, "exploration", "141").unwrap();
-        set(&mut s, &mut r, "PlainUct", "TRUE").unwrap();
-        set(&mut s, &mut r, "MinimaxWeight", "35").unwrap();
+        for (name, value) in [
+            ("backwardcapture", "false"),
+            ("LONGKINGS", "False"),
+            ("DrawHalfMoves", "0"),
+            ("Hash", "3"),
+            ("Threads", "2"),
+            ("Seed", "77"),
+            ("Ponder", "true"),
+            ("MultiPV", "4"),
+            ("MoveOverhead", "25"),
+            ("exploration", "141"),
+            ("PlainUct", "TRUE"),
+            ("MinimaxWeight", "35"),
+        ] {
+            set(&mut s, &mut r, name, value).unwrap();
+        }
         let c = &s.config;
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
         assert!(!r.backward_capture && !r.long_kings);
