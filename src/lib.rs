@@ -2,7 +2,8 @@
 //!
 //! Layout: [`types`] holds squares, bitboards and moves; [`board`] the rules (positions, move
 //! generation, FEN, notation, game state); [`search`] the UCT search; [`engine`] the facade the
-//! protocol drives; [`protocol`] command parsing and output; [`arena`] the match runner;
+//! protocol drives; [`protocol`] command parsing and output; [`hub`] the Hub protocol
+//! (pydraughts, lidraughts-bot); [`arena`] the match runner;
 //! [`tools`] perft and bench.
 
 #![warn(missing_docs)]
@@ -10,6 +11,7 @@
 pub mod arena;
 pub mod board;
 pub mod engine;
+pub mod hub;
 pub mod protocol;
 pub mod search;
 pub mod tools;
