@@ -221,11 +221,12 @@ pub fn parse_move(text: &str, legal: &[Move]) -> Result<Move, MoveError> {
             legal: if legal.is_empty() {
                 "none".to_string()
             } else {
-                legal
-                    .iter()
-                    .map(|m| write_move(*m))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                // By start, end, captured squares: an order that does not depend on the move
+                // generator.
+                let mut sorted = legal.to_vec();
+                sorted.sort_by_key(|m| (m.from(), m.to(), m.captured().bits()));
+                let texts: Vec<String> = sorted.into_iter().map(write_move).collect();
+                texts.join(" ")
             },
         })
 }
