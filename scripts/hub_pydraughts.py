@@ -7,7 +7,7 @@
    looked up in `board.legal_moves()` here. Every few moves the script sends `ping` and waits
    for `pong`.
 2. A pydraughts `RoundRobin` (its tournament manager, with a clock: `level time= inc=`) of
-   buffgreen against buffgreen at a weaker setting (`PlainUct`), two games, which must
+   buffgreen against buffgreen at a weaker setting (`PlainUct`), two games (--rr-games), which must
    complete and write its PDN; the PDN is read back and every game replayed move by move on
    a fresh `Board`.
 
@@ -141,6 +141,7 @@ def main():
     ap.add_argument("--rr-time", type=float, default=1.0, help="RoundRobin seconds per side")
     ap.add_argument("--rr-inc", type=float, default=0.02, help="RoundRobin increment in seconds")
     ap.add_argument("--rr-max-plies", type=int, default=120, help="RoundRobin ply limit")
+    ap.add_argument("--rr-games", type=int, default=2, help="RoundRobin games (colours alternate)")
     args = ap.parse_args()
     engine = os.path.realpath(args.engine)
 
@@ -161,15 +162,15 @@ def main():
         ([engine, "hub"], "hub", {"variant": "english", "Hash": "16", "PlainUct": True}, None),
     ]
     rr = RoundRobin(args.pdn, players, args.rr_time, args.rr_inc, variant="english",
-                    games_per_pair=2, max_moves=args.rr_max_plies)
+                    games_per_pair=args.rr_games, max_moves=args.rr_max_plies)
     scores = rr.play()
-    print(f"RoundRobin (english, {args.rr_time}s+{args.rr_inc}s, 2 games): scores {scores} "
+    print(f"RoundRobin (english, {args.rr_time}s+{args.rr_inc}s, {args.rr_games} games): scores {scores} "
           f"(buffgreen, buffgreen PlainUct; 2 per win, 1 per draw); results {rr.complete_results}")
-    for i, (plies, ending, moves) in enumerate(replay_pdn(args.pdn, 2), 1):
+    for i, (plies, ending, moves) in enumerate(replay_pdn(args.pdn, args.rr_games), 1):
         print(f"rr-{i}: {plies} plies, {ending}, replayed from the PDN, every move legal")
         print(f"MOVES rr-{i} {' '.join(moves)}")
-    if sum(scores) != 4:
-        print(f"FAIL: scores {scores} do not add up to 2 games")
+    if sum(scores) != 2 * args.rr_games:
+        print(f"FAIL: scores {scores} do not add up to {args.rr_games} games")
         ok = False
 
     for w in warnings.records:

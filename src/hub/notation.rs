@@ -277,6 +277,16 @@ mod tests {
         let hub = "BeeBeeeeeeeeeebeeeweeeeeeeeeeeWee";
         assert_eq!(write_pos(&pos, Encoding::Standard), hub);
         assert_eq!(parse_pos(hub, Encoding::Standard), Ok(pos));
+        // protocol.md's examples.
+        let pos = fen::parse("W:W18,K30:B14,K3").unwrap();
+        assert_eq!(
+            write_pos(&pos, Encoding::Standard),
+            "WeeBeeeeeeeeeebeeeweeeeeeeeeeeWee"
+        );
+        assert_eq!(
+            write_pos(&Position::startpos(), Encoding::Standard),
+            "Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"
+        );
     }
 
     #[test]
