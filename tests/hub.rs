@@ -435,3 +435,55 @@ fn quit_during_a_search_answers_and_exits() {
     assert!(status.success());
     assert_eq!(rest.iter().filter(|l| l.starts_with("done ")).count(), 1);
 }
+
+mod arbitrary_input {
+    use buffgreen::hub::Session;
+    use buffgreen::protocol::{Flow, Output};
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    /// Lines shaped like Hub commands (known words, odd arguments, stray quotes) and lines of
+    /// any characters.
+    fn line() -> impl Strategy<Value = String> {
+        let words = prop::sample::select(vec![
+            "hub",
+            "init",
+            "set-param",
+            "new-game",
+            "pos",
+            "level",
+            "go",
+            "ponder-hit",
+            "stop",
+            "ping",
+            "flip",
+        ]);
+        let arg = "[a-z=-]{0,9}(=(\"[^\"\n]{0,40}\"?|[A-Za-z0-9.xX=-]{0,36}))?";
+        prop_oneof![
+            (words, vec(arg, 0..4)).prop_map(|(w, args)| format!("{w} {}", args.join(" "))),
+            "[^\n]{0,80}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Whatever comes in, the session neither panics nor writes anything but Hub replies.
+        #[test]
+        fn any_lines_get_hub_replies_only(lines in vec(line(), 1..10)) {
+            let (out, captured) = Output::memory();
+            let mut s = Session::new(out);
+            s.handle_line(b"set-param name=Hash value=1");
+            for l in &lines {
+                if s.handle_line(l.as_bytes()) == Flow::Quit {
+                    break;
+                }
+            }
+            s.finish();
+            let kinds = ["id ", "param ", "wait", "ready", "pong", "info ", "done", "error message=\""];
+            for l in captured.lines() {
+                prop_assert!(kinds.iter().any(|k| l.starts_with(k)), "{:?} after {:?}", l, lines);
+            }
+        }
+    }
+}
