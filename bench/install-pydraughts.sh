@@ -7,16 +7,5 @@
 #
 # Needs python3 (3.9+) with the venv module and access to PyPI.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-version=1.10.1
-venv=target/pydraughts-venv
-py="$venv/bin/python"
-if [ -x "$py" ] && "$py" -c "import importlib.metadata as m, sys; sys.exit(m.version('py-draughts') != '$version')" 2>/dev/null; then
-    echo "py-draughts $version already installed in $venv" >&2
-else
-    python3 -m venv "$venv"
-    "$py" -m pip install -q --disable-pip-version-check "py-draughts==$version"
-    echo "installed py-draughts $version in $venv" >&2
-fi
-"$py" -c "import draughts.engines.simple" # fails loudly if the install is broken
-echo "$py"
+exec "$(dirname "$0")/install-venv.sh" target/pydraughts-venv py-draughts 1.10.1 \
+    "import draughts.engines.simple"

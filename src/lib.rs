@@ -2,14 +2,16 @@
 //!
 //! Layout: [`types`] holds squares, bitboards and moves; [`board`] the rules (positions, move
 //! generation, FEN, notation, game state); [`search`] the UCT search; [`engine`] the facade the
-//! protocol drives; [`protocol`] command parsing and output; [`tourney`] the match runner;
-//! [`tools`] perft and bench; [`cli`] the command-line flags the subcommands share.
+//! protocol drives; [`protocol`] command parsing and output; [`hub`] the Hub protocol
+//! (pydraughts, lidraughts-bot); [`tourney`] the match runner; [`tools`] perft and bench;
+//! [`cli`] the command-line flags the subcommands share.
 
 #![warn(missing_docs)]
 
 pub mod board;
 pub mod cli;
 pub mod engine;
+pub mod hub;
 pub mod protocol;
 pub mod search;
 pub mod tools;

@@ -31,6 +31,8 @@ enum Cmd {
     Bench(BenchArgs),
     /// Play a match between engines.
     Match(buffgreen::tourney::MatchArgs),
+    /// Speak the Hub protocol (Scan's; pydraughts, lidraughts-bot) on stdin/stdout.
+    Hub,
 }
 
 #[derive(Args)]
@@ -81,6 +83,11 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Perft(a)) => run_perft(&a),
         Some(Cmd::Bench(a)) => run_bench(&a),
+        Some(Cmd::Hub) => {
+            let stdin = std::io::stdin();
+            let code = buffgreen::hub::run(BufReader::new(stdin.lock()), Output::stdout(), None);
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
         Some(Cmd::Match(a)) => {
             let code = buffgreen::tourney::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)

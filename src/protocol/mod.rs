@@ -2,7 +2,8 @@
 //! formatting ([`output`]). The grammar and behaviour are specified in `protocol.md`.
 //!
 //! One thread (the caller of [`run`]) owns the input and executes commands in order; searches
-//! run on their own thread and report through callbacks that format their events here.
+//! run on their own thread and report through callbacks that format their events here. A
+//! session whose first command is `hub` is handed to [`crate::hub`].
 
 pub mod command;
 pub mod output;
@@ -31,22 +32,30 @@ pub enum Flow {
 /// infinite or ponder search is stopped and prints its bestmove. Lines are read as bytes, so
 /// input that is not UTF-8 is answered with an error like any other bad line.
 pub fn run(mut input: impl BufRead, out: Output) -> i32 {
-    let mut session = Session::new(out);
+    let mut session = Session::new(out.clone());
+    let mut first_command = true;
     let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            // End of input, or a broken input stream, which means the same: no more commands.
-            Ok(0) | Err(_) => {
-                session.finish();
-                return 0;
+    while read_line(&mut input, &mut buf) {
+        // A session that opens with `hub` speaks the Hub dialect from then on, as Scan does.
+        if first_command && !buf.trim_ascii().is_empty() {
+            first_command = false;
+            if crate::hub::is_hub_line(&buf) {
+                return crate::hub::run(input, out, Some(&buf));
             }
-            Ok(_) => {}
         }
         if session.handle_line(&buf) == Flow::Quit {
             return 0;
         }
     }
+    session.finish();
+    0
+}
+
+/// Reads the next line (with its line end, as bytes) into `buf`, which is cleared first.
+/// False at end of input, or on a broken input stream, which means the same: no more commands.
+pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    matches!(input.read_until(b'\n', buf), Ok(n) if n > 0)
 }
 
 /// One protocol session: the engine and where its replies go. [`run`] feeds it the lines of

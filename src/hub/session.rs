@@ -1,0 +1,332 @@
+//! One Hub session: the engine facade driven by Hub commands, the pending `level`, and the
+//! Hub-only settings (`variant`, `pos-encoding`).
+//!
+//! The input thread executes commands in order; searches run on the engine's search thread and
+//! report through callbacks that format Hub lines. While a search runs only `ping`, `stop`,
+//! `ponder-hit` and `quit` are accepted, as the specification says the GUI will send no other;
+//! anything else gets one `error` line and changes nothing.
+
+use thiserror::Error;
+
+use crate::board::{fen, generate_moves, Game, GameResult, MoveList, Position};
+use crate::engine::{Engine, EngineError, GoRequest, StartPosition};
+use crate::hub::command::{self, Command, CommandError, GoMode, Level};
+use crate::hub::notation::{parse_move, parse_pos, Encoding, MoveError, PosError};
+use crate::hub::output::{done_line, error_line, hub_lines, info_line};
+use crate::hub::Choice;
+use crate::protocol::{Flow, Output};
+use crate::search::{Limits, SearchEvent};
+
+/// Why a Hub command was refused. Nothing changed when one of these is answered.
+#[derive(Debug, Error)]
+pub enum HubError {
+    /// The line does not parse.
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    /// A command other than `ping`, `stop`, `ponder-hit` or `quit` during a search.
+    #[error(
+        "a search is running: only ping, stop, ponder-hit and quit are accepted until its done"
+    )]
+    Busy,
+    /// The `pos=` string is bad.
+    #[error(transparent)]
+    Pos(#[from] PosError),
+    /// A move of `moves=` names no legal move.
+    #[error("move {number}: {source}")]
+    Move {
+        /// 1-based index in the move list.
+        number: usize,
+        /// Why.
+        source: MoveError,
+    },
+    /// An enum parameter got a value outside its list.
+    #[error("parameter {name}: bad value '{value}': expected one of {expected}")]
+    Enum {
+        /// The parameter.
+        name: &'static str,
+        /// What was given (shortened).
+        value: String,
+        /// The accepted values.
+        expected: String,
+    },
+    /// The engine refused (an unknown option or a bad value, a search that cannot start).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// The rules a `variant` value selects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// English/American checkers: men capture forward only, kings move one square. The
+    /// default, since every Hub client for the 8x8 board sends English games.
+    #[default]
+    English,
+    /// Buff and Green: men capture backward too, flying kings (the engine's own default).
+    BuffGreen,
+}
+
+impl Choice for Variant {
+    const ALL: &'static [(Variant, &'static str)] = &[
+        (Variant::English, "english"),
+        (Variant::BuffGreen, "buffgreen"),
+    ];
+}
+
+impl Variant {
+    /// The value of `BackwardCapture` and `LongKings` under this variant.
+    fn switches(self) -> &'static str {
+        match self {
+            Variant::English => "false",
+            Variant::BuffGreen => "true",
+        }
+    }
+}
+
+/// A Hub session: the engine and where its replies go. [`crate::hub::run`] feeds it the lines
+/// of its input; a test can feed it lines one at a time (with an [`Output`] over memory).
+pub struct Session {
+    engine: Engine,
+    out: Output,
+    level: Level,
+    variant: Variant,
+    encoding: Encoding,
+}
+
+impl Session {
+    /// A fresh engine playing English checkers, replying to `out`.
+    pub fn new(out: Output) -> Session {
+        let mut s = Session {
+            engine: Engine::new(),
+            out,
+            level: Level::default(),
+            variant: Variant::default(),
+            encoding: Encoding::default(),
+        };
+        // The rules switches are options of every engine; the session test checks that the
+        // default variant is in force.
+        let _ = s.set_variant(Variant::default());
+        s
+    }
+
+    /// The engine, to inspect its game and settings between lines.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Handles one input line (with or without its line end). Bytes that are not UTF-8 are
+    /// replaced, never a panic.
+    pub fn handle_line(&mut self, line: &[u8]) -> Flow {
+        let result = command::parse(&String::from_utf8_lossy(line))
+            .map_err(HubError::from)
+            .and_then(|cmd| match cmd {
+                None => Ok(Flow::Continue),
+                Some(cmd) => self.execute(cmd),
+            });
+        result.unwrap_or_else(|e| {
+            self.out.line(&error_line(&e));
+            Flow::Continue
+        })
+    }
+
+    /// Ends the session as end of input does: a running search is stopped (the GUI is gone,
+    /// so the engine quits as directly as it can); returns once its `done` has been written.
+    pub fn finish(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    /// Waits until a running search has written its `done` (for tests that need the search
+    /// over before the next line, as a GUI waits for `done`).
+    pub fn wait(&mut self) {
+        self.engine.wait();
+    }
+
+    /// Executes a parsed command.
+    pub fn execute(&mut self, cmd: Command) -> Result<Flow, HubError> {
+        match cmd {
+            Command::Ping => {
+                // As `isready` does: a search that has answered is joined first (never one that
+                // runs), so the next command finds the searcher at home. Without it, stop
+                // latencies measured after a ping had a ten-times longer tail (p90).
+                self.engine.is_searching();
+                self.out.line("pong");
+            }
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => {
+                self.finish();
+                return Ok(Flow::Quit);
+            }
+            Command::Unknown => {}
+            _ if self.engine.is_searching() => return Err(HubError::Busy),
+            Command::Hub => self.out.lines(&hub_lines(
+                &crate::engine::option_table(),
+                self.variant,
+                self.encoding,
+            )),
+            Command::Init => {
+                self.engine.prepare();
+                self.out.line("ready");
+            }
+            Command::SetParam { name, value } => self.set_param(&name, &value)?,
+            Command::NewGame => self.engine.new_game(),
+            Command::Pos { pos, moves } => {
+                self.set_pos(pos.as_deref(), &moves)?;
+                // As in Scan, a position starts a new search set-up: its level comes after it.
+                self.level = Level::default();
+            }
+            Command::Level(level) => self.level.merge(level),
+            Command::Go(mode) => self.go(mode)?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn set_variant(&mut self, variant: Variant) -> Result<(), HubError> {
+        for name in ["BackwardCapture", "LongKings"] {
+            // A rules change may send the current game back to its start position; the GUI
+            // sends `pos` before every search, so the notice is not worth a line.
+            self.engine.set_option(name, Some(variant.switches()))?;
+        }
+        self.variant = variant;
+        Ok(())
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), HubError> {
+        fn choice<T: Choice>(name: &'static str, value: &str) -> Result<T, HubError> {
+            T::from_name(value).ok_or_else(|| HubError::Enum {
+                name,
+                value: crate::protocol::command::shown(value),
+                expected: T::names().join(" "),
+            })
+        }
+        if name.eq_ignore_ascii_case("variant") {
+            self.set_variant(choice("variant", value)?)
+        } else if name.eq_ignore_ascii_case("pos-encoding") {
+            self.encoding = choice("pos-encoding", value)?;
+            Ok(())
+        } else {
+            self.engine.set_option(name, Some(value))?;
+            Ok(())
+        }
+    }
+
+    /// Sets the game to the decoded position followed by the moves, all checked first.
+    ///
+    /// The GUI is the arbiter of the game's end: when the engine's no-progress rule would
+    /// already have drawn the game (pydraughts counts only king moves, and repetitions), the
+    /// game is set up again from the position reached, with the clock at 0, so that the engine
+    /// still answers with a move.
+    fn set_pos(&mut self, pos: Option<&str>, moves: &[String]) -> Result<(), HubError> {
+        let start = match pos {
+            None => Position::startpos(),
+            Some(text) => parse_pos(text, self.encoding)?,
+        };
+        let rules = *self.engine.game().rules();
+        let mut game = Game::new(start, 0, rules);
+        let mut played: Vec<String> = Vec::new();
+        for (i, text) in moves.iter().enumerate() {
+            if game.result() == GameResult::Draw {
+                game = Game::new(*game.position(), 0, rules);
+                played.clear();
+            }
+            let mut legal = MoveList::new();
+            generate_moves(game.position(), &rules, &mut legal);
+            let mv = parse_move(text, &legal).map_err(|source| HubError::Move {
+                number: i + 1,
+                source,
+            })?;
+            game.play(mv);
+            played.push(mv.to_string());
+        }
+        if game.result() == GameResult::Draw {
+            game = Game::new(*game.position(), 0, rules);
+            played.clear();
+        }
+        let start = StartPosition::Fen(fen::write(game.start()));
+        self.engine.set_position(&start, &played)?;
+        Ok(())
+    }
+
+    fn go(&mut self, mode: GoMode) -> Result<(), HubError> {
+        let level = &self.level;
+        let mut limits = Limits {
+            nodes: level.nodes,
+            movetime: level.move_time,
+            infinite: level.infinite,
+            ponder: mode == GoMode::Ponder,
+            movestogo: level.moves.filter(|&m| m > 0),
+            ..Limits::default()
+        };
+        if let Some(time) = level.time {
+            // Hub adds the increment before the move, UCI after it: the clock now holds
+            // both, and the increment still comes after every later move.
+            let inc = level.inc.unwrap_or_default();
+            let clock = Some(time.saturating_add(inc));
+            (limits.wtime, limits.btime) = (clock, clock);
+            (limits.winc, limits.binc) = (level.inc, level.inc);
+        }
+        let events = self.out.clone();
+        let answer = self.out.clone();
+        self.engine.go(
+            GoRequest {
+                limits,
+                searchmoves: Vec::new(),
+            },
+            Box::new(move |ev| match ev {
+                // Hub has one line of search information; a note is no Hub reply, except
+                // the search's own error report.
+                SearchEvent::Info(info) if info.multipv == 1 => events.line(&info_line(&info)),
+                SearchEvent::Message(text) => {
+                    if let Some(e) = text.strip_prefix("error: ") {
+                        events.line(&error_line(&e));
+                    }
+                }
+                _ => {}
+            }),
+            Box::new(move |outcome| answer.line(&done_line(&outcome))),
+        )?;
+        // As in Scan, a level applies to one search.
+        self.level = Level::default();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+
+    fn session() -> (Session, crate::protocol::output::Captured) {
+        let (out, captured) = Output::memory();
+        (Session::new(out), captured)
+    }
+
+    #[test]
+    fn default_variant_is_english_and_params_switch_it() {
+        let (mut s, out) = session();
+        let rules = |s: &Session| *s.engine().game().rules();
+        assert_eq!(rules(&s), Rules::ENGLISH);
+        s.handle_line(b"set-param name=variant value=buffgreen");
+        assert_eq!(rules(&s), Rules::BUFF_AND_GREEN);
+        s.handle_line(b"set-param name=Variant value=ENGLISH");
+        assert_eq!(rules(&s), Rules::ENGLISH);
+        s.handle_line(b"set-param name=variant value=international");
+        assert_eq!(rules(&s), Rules::ENGLISH);
+        assert_eq!(
+            out.take_lines(),
+            ["error message=\"parameter variant: bad value 'international': expected one of english buffgreen\""]
+        );
+    }
+
+    #[test]
+    fn draw_by_the_engines_clock_restarts_from_the_position_reached() {
+        let (mut s, out) = session();
+        s.handle_line(b"set-param name=DrawHalfMoves value=2");
+        // Kings only (no capture, no crowning): after two half-moves the engine's rule draws.
+        s.handle_line(b"pos pos=WWeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeB moves=\"32-28 1-5 28-32\"");
+        assert!(out.take_lines().is_empty());
+        let g = s.engine().game();
+        assert_eq!(g.moves().count(), 1);
+        assert_eq!(g.result(), GameResult::Ongoing);
+    }
+}
