@@ -64,7 +64,6 @@ fn main() {
         for _ in 0..threads {
             s.spawn(|| {
                 let config = SearchConfig {
-                    rules,
                     hash_mib: 32,
                     move_overhead_ms: 0,
                     ..SearchConfig::default()

@@ -154,9 +154,9 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
         }
     }
     let report = if positions.is_empty() {
-        bench::run(&config, a.nodes)
+        bench::run(&config, &Rules::default(), a.nodes)
     } else {
-        bench::run_on(&config, a.nodes, &positions)
+        bench::run_on(&config, &Rules::default(), a.nodes, &positions)
     };
     Output::stdout().lines(&output::bench_lines(&report));
     eprintln!("Total time (ms): {}", report.elapsed.as_millis());

@@ -265,7 +265,8 @@ fn step(session: &mut Session, captured: &Captured, line: &[u8]) -> Flow {
         }
     }
     let game = session.engine().game().clone();
-    assert_game_sound(&game, &session.engine().config().rules);
+    // The game is the one source of the rules: its moves must replay under them.
+    assert_game_sound(&game, game.rules());
     let refused = new.len() == 1 && new[0].starts_with("info string error: ");
     let unchanged = game == game_before && session.engine().settings() == &settings_before;
     if refused {
