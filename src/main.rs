@@ -48,6 +48,10 @@ struct PerftArgs {
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
+    /// Remember counted subtrees in a table of this many MiB (transpositions counted once).
+    #[arg(long, value_name = "MIB",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MIB))]
+    hash: Option<u32>,
 }
 
 #[derive(Args)]
@@ -111,8 +115,16 @@ fn run_perft(a: &PerftArgs) -> ExitCode {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
+    let table = match a.hash.map(|mib| perft::PerftTable::new(mib as usize)) {
+        None => None,
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let start = Instant::now();
-    let mut d = perft::divide(&pos, &rules, a.depth, threads);
+    let mut d = perft::divide_with(&pos, &rules, a.depth, threads, table.as_ref());
     let secs = start.elapsed().as_secs_f64();
     sort_divide(&mut d);
     Output::stdout().lines(&output::divide_lines(&d));

@@ -1,7 +1,9 @@
 //! Perft against the reference figures in `tests/data/perft.txt`, and divide against perft.
 
+mod common;
+
 use buffgreen::board::{fen, Rules};
-use buffgreen::tools::perft::{divide, perft};
+use buffgreen::tools::perft::{divide, divide_with, perft, PerftTable};
 
 /// One line of the table.
 struct Case {
@@ -86,6 +88,52 @@ fn divide_sums_to_perft() {
                 next.play_unchecked(*mv);
                 assert_eq!(*n, perft(&next, &c.rules, c.depth - 1), "{} {mv}", c.fen);
             }
+        }
+    }
+}
+
+/// The table gives the table-free counts exactly: per root move, on one and two threads, with a
+/// table small enough (1 MiB) that entries are replaced all the time, and with one table kept
+/// across depths so that later calls hit entries stored by earlier ones.
+#[test]
+fn hashed_divide_equals_table_free_divide() {
+    for rules in [Rules::ENGLISH, Rules::default()] {
+        let hash = PerftTable::new(1).expect("1 MiB");
+        for c in table().into_iter().filter(|c| c.rules == rules) {
+            let pos = fen::parse(&c.fen).expect("valid FEN");
+            let plain = divide(&pos, &c.rules, c.depth, 1);
+            assert_eq!(plain.iter().map(|(_, n)| n).sum::<u64>(), c.nodes);
+            for threads in [1, 2] {
+                let hashed = divide_with(&pos, &c.rules, c.depth, threads, Some(&hash));
+                assert_eq!(
+                    hashed, plain,
+                    "{} depth {} threads {threads}",
+                    c.fen, c.depth
+                );
+            }
+        }
+    }
+}
+
+/// Positions with kings of both kinds under all four switch settings: the hashed count equals
+/// the table-free one (deep enough for flying-king transpositions to be found in the table).
+#[test]
+fn hashed_perft_equals_table_free_perft_with_kings() {
+    let fens = [
+        "B:WK3,18,22,26,30:B6,9,K27",
+        "W:WK10,K27:BK5,K19,23",
+        "B:W20,24,27,28,K6:B1,3,10,K26",
+    ];
+    for rules in common::all_rules() {
+        let hash = PerftTable::new(1).expect("1 MiB");
+        for text in fens {
+            let pos = fen::parse(text).expect("valid FEN");
+            let want: u64 = perft(&pos, &rules, 7);
+            let got: u64 = divide_with(&pos, &rules, 7, 2, Some(&hash))
+                .iter()
+                .map(|(_, n)| n)
+                .sum();
+            assert_eq!(got, want, "{text} under {rules:?}");
         }
     }
 }

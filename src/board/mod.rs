@@ -1,11 +1,13 @@
 //! The rules of the game: positions, move generation, game state, FEN and move notation.
 
+pub mod count;
 pub mod fen;
 mod game;
 mod movegen;
 pub mod notation;
 mod position;
 mod rules;
+pub mod zobrist;
 
 pub use game::{next_clock, result_of, Game, GameResult, PlayError};
 pub use movegen::{count_moves, generate_moves, has_captures, has_moves, MoveList};
