@@ -4,8 +4,8 @@
 #   scripts/match.sh [BASE_REF] [-- extra `buffgreen match` arguments]
 #
 # Builds the working tree and BASE_REF (default: main; exported with git archive into
-# target/match-base and built there), then plays the 3-move deck twice (colours reversed) at
-# 10 s + 0.1 s per game on two workers, stopping early by SPRT (elo0=0 elo1=10). Games go to
+# target/match-base and built there), then plays the rules' balanced deck (the runner's
+# default) twice (colours reversed) at 10 s + 0.1 s per game on two workers, stopping early by SPRT (elo0=0 elo1=10). Games go to
 # target/match.pdn, which is then replayed and checked. Extra arguments are passed on and
 # override the defaults (e.g. -- --tc 2+0.02 --games 100, or --nodes 2000 instead of a clock).
 set -euo pipefail
@@ -27,7 +27,6 @@ target/release/buffgreen match \
     --engine "cmd=target/release/buffgreen name=new" \
     --engine "cmd=target/buffgreen-base name=$base" \
     --each "option.Threads=1 option.Hash=64" \
-    --openings openings/3move.tsv \
     "${limit[@]}" --concurrency 2 \
     --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
     --pdn target/match.pdn "$@"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Strength against the plain UCT baseline (the original Buff and Green app's AI), as the
 # issue tracker asks: ours at 20 ms a move against the baseline at 20,000 iterations a move,
-# over the 174 three-move openings, each played with both colours (348 games).
+# over the rules' balanced deck (the runner's default: openings/buffgreen-balanced.tsv, or
+# openings/3move.tsv with --english), each opening played with both colours (348 games).
 #
 #   scripts/strength.sh [--english] [-- extra `buffgreen match` arguments]
 #
@@ -34,7 +35,6 @@ if [ "$threads" -gt 1 ]; then concurrency=${CONCURRENCY:-1}; else concurrency=${
     --engine "cmd=$bin name=buffgreen movetime=20 option.MoveOverhead=0 option.Threads=$threads" \
     --engine "cmd=$bin name=baseline nodes=20000 option.PlainUct=true" \
     --each "option.Threads=1 option.Hash=64" \
-    --openings openings/3move.tsv \
     --concurrency "$concurrency" "${rules[@]}" \
     --time-margin 50 --pdn target/strength.pdn "$@"
 "$bin" match --verify-pdn target/strength.pdn

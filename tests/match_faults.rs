@@ -38,6 +38,9 @@ fn run(a: &str, b: &str, extra: &[&str]) -> (tourney::Summary, Vec<pdn::PdnGame>
         "--pdn".into(),
         path.to_string_lossy().into_owned(),
         "--quiet".into(),
+        // The fake engine knows one game from the standard start: no opening deck.
+        "--random-plies".into(),
+        "0".into(),
     ];
     argv.extend(extra.iter().map(|s| s.to_string()));
     let args = Cli::try_parse_from(argv).unwrap().m;

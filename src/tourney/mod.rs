@@ -81,16 +81,19 @@ pub struct MatchOptions {
     #[command(flatten)]
     pub rules: GameRuleFlags,
     /// Openings file: per line moves from the start and/or a FEN (tab-separated; the
-    /// 3-move deck format). Each opening is played twice, colours reversed.
+    /// 3-move deck format). Each opening is played twice, colours reversed. Without it (and
+    /// without --random-plies) the built-in deck of the rules is played in order: the 3-move
+    /// deck under English rules, the Buff and Green balanced deck otherwise.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<String>,
     /// Instead of a file: random openings of this many plies, reproducible from --seed.
     #[arg(long, value_name = "PLIES", conflicts_with = "openings")]
     pub random_plies: Option<usize>,
-    /// Play the openings file in a random order drawn from --seed (else file order).
+    /// Play the openings (file or built-in deck) in a random order drawn from --seed.
     #[arg(long)]
     pub shuffle: bool,
-    /// Games per pair of engines (default: twice the number of openings in the file, else 2).
+    /// Games per pair of engines (default: twice the number of openings in the file; 2 without
+    /// a file).
     #[arg(long, value_name = "N")]
     pub games: Option<usize>,
     /// Games played at once, each worker with its own engine processes.
@@ -309,8 +312,12 @@ impl Match {
         if let Some(plies) = a.random_plies {
             openings = openings::random(games.div_ceil(2), plies, a.seed, &rules);
         } else if openings.is_empty() {
-            openings = openings::random(1, 0, 0, &rules);
-        } else if a.shuffle {
+            openings = openings::default_deck(&rules);
+            if openings.is_empty() {
+                openings = openings::random(1, 0, 0, &rules);
+            }
+        }
+        if a.shuffle && a.random_plies.is_none() {
             use rand::seq::SliceRandom;
             use rand::SeedableRng;
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(a.seed);

@@ -1,4 +1,5 @@
-//! Openings: read from a file (moves, a FEN, or both per line) or generated at random.
+//! Openings: read from a file (moves, a FEN, or both per line), the built-in decks, or
+//! generated at random.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -25,6 +26,34 @@ pub fn load(path: &str, rules: &Rules) -> Result<Vec<Opening>, TourneyError> {
         path: path.to_string(),
         source,
     })?;
+    parse_deck(&text, path, rules)
+}
+
+/// The 174 three-move openings of English checkers (`openings/3move.tsv`), balanced for
+/// English rules.
+pub const THREE_MOVE_DECK: &str = include_str!("../../openings/3move.tsv");
+
+/// The Buff and Green balanced deck (`openings/buffgreen-balanced.tsv`): positions 3 to 6
+/// plies from the start that a deep search of the engine scores level under the default rules
+/// (made by `scripts/balanced_deck.py`).
+pub const BALANCED_DECK: &str = include_str!("../../openings/buffgreen-balanced.tsv");
+
+/// The deck a match plays when it is given no openings: the 3-move deck under English rules
+/// (both switches off), where it is balanced, and the Buff and Green balanced deck under every
+/// other rule setting (the 3-move deck loses men by force when men capture backward).
+pub fn default_deck(rules: &Rules) -> Vec<Opening> {
+    let (name, text) = if !rules.backward_capture && !rules.long_kings {
+        ("openings/3move.tsv", THREE_MOVE_DECK)
+    } else {
+        ("openings/buffgreen-balanced.tsv", BALANCED_DECK)
+    };
+    // Both decks are legal under every rule setting (a unit test reads them under all four),
+    // so this cannot fail in a tested build; an empty list would still be handled by the caller.
+    parse_deck(text, name, rules).unwrap_or_default()
+}
+
+/// Parses the text of an openings file (see [`load`]); `name` labels errors.
+pub fn parse_deck(text: &str, name: &str, rules: &Rules) -> Result<Vec<Opening>, TourneyError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -32,7 +61,7 @@ pub fn load(path: &str, rules: &Rules) -> Result<Vec<Opening>, TourneyError> {
             continue;
         }
         let bad = |why: String| TourneyError::Opening {
-            file: path.to_string(),
+            file: name.to_string(),
             line: i + 1,
             why,
         };
@@ -40,7 +69,7 @@ pub fn load(path: &str, rules: &Rules) -> Result<Vec<Opening>, TourneyError> {
     }
     if out.is_empty() {
         return Err(TourneyError::Opening {
-            file: path.to_string(),
+            file: name.to_string(),
             line: 0,
             why: "no openings".to_string(),
         });
@@ -149,6 +178,26 @@ mod tests {
         assert!(parse_line("9-15", &r).unwrap_err().contains("move 9-15"));
         assert!(parse_line("W:W:B1", &r).unwrap_err().contains("over"));
         assert!(parse_line("hello", &r).is_err());
+    }
+
+    #[test]
+    fn built_in_decks_are_legal_under_every_rule_setting() {
+        for rules in Rules::ALL {
+            let three = parse_deck(THREE_MOVE_DECK, "3move", &rules).unwrap();
+            assert_eq!(three.len(), 174);
+            let balanced = parse_deck(BALANCED_DECK, "balanced", &rules).unwrap();
+            assert_eq!(balanced.len(), 174);
+            assert!(balanced
+                .iter()
+                .all(|o| (3..=6).contains(&o.game.moves().len())));
+            assert_eq!(default_deck(&rules).len(), 174);
+        }
+        // English rules get the 3-move deck, every other setting the balanced deck.
+        assert_eq!(default_deck(&Rules::ENGLISH)[0].label, "9-13 21-17 5-9");
+        assert_eq!(
+            default_deck(&Rules::BUFF_AND_GREEN)[0].label,
+            "10-14 22-18 11-16"
+        );
     }
 
     #[test]
