@@ -146,8 +146,8 @@ impl Session {
         match cmd {
             Command::Ping => {
                 // As `isready` does: a search that has answered is joined first (never one that
-                // runs), so the next command finds the searcher at home. Without it, stop
-                // latencies measured after a ping had a ten-times longer tail (p90).
+                // runs), so a GUI that synchronises with ping finds the engine idle, its
+                // searcher at home, before the next search starts.
                 self.engine.is_searching();
                 self.out.line("pong");
             }
