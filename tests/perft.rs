@@ -1,7 +1,5 @@
 //! Perft against the reference figures in `tests/data/perft.txt`, and divide against perft.
 
-mod common;
-
 use buffgreen::board::{fen, Rules};
 use buffgreen::tools::perft::{divide, divide_with, perft, PerftTable};
 
@@ -124,7 +122,7 @@ fn hashed_perft_equals_table_free_perft_with_kings() {
         "W:WK10,K27:BK5,K19,23",
         "B:W20,24,27,28,K6:B1,3,10,K26",
     ];
-    for rules in common::all_rules() {
+    for rules in Rules::ALL {
         let hash = PerftTable::new(1).expect("1 MiB");
         for text in fens {
             let pos = fen::parse(text).expect("valid FEN");
