@@ -3,7 +3,7 @@
 //! Layout: [`types`] holds squares, bitboards and moves; [`board`] the rules (positions, move
 //! generation, FEN, notation, game state); [`search`] the UCT search; [`engine`] the facade the
 //! protocol drives; [`protocol`] command parsing and output; [`arena`] the match runner;
-//! [`tools`] perft and bench.
+//! [`tablebase`] endgame tables (build, probe, verify); [`tools`] perft and bench.
 
 #![warn(missing_docs)]
 
@@ -12,5 +12,6 @@ pub mod board;
 pub mod engine;
 pub mod protocol;
 pub mod search;
+pub mod tablebase;
 pub mod tools;
 pub mod types;

@@ -1,4 +1,4 @@
-//! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench` and `match`.
+//! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench`, `match` and `tb`.
 
 use std::io::BufReader;
 use std::process::ExitCode;
@@ -30,6 +30,8 @@ enum Cmd {
     Bench(BenchArgs),
     /// Play a match between engines.
     Match(buffgreen::arena::MatchArgs),
+    /// Endgame tablebases: build, probe, verify.
+    Tb(buffgreen::tablebase::cli::TbArgs),
 }
 
 #[derive(Args)]
@@ -82,6 +84,10 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Perft(a)) => run_perft(&a),
         Some(Cmd::Bench(a)) => run_bench(&a),
+        Some(Cmd::Tb(a)) => {
+            let code = buffgreen::tablebase::cli::run(&a);
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
         Some(Cmd::Match(a)) => {
             let code = buffgreen::arena::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
