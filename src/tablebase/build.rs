@@ -102,8 +102,11 @@ pub struct BuildReport {
 /// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`.
 pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<BuildReport, TbError> {
     std::fs::create_dir_all(&opts.dir).map_err(|e| TbError::io(&opts.dir, &e))?;
-    for (path, header) in format::scan(&opts.dir)? {
-        format::check_rules(&path, &header, &opts.rules)?;
+    // Tables of other rules are refused; a damaged file is only rebuilt.
+    for (path, header) in format::scan_all(&opts.dir)? {
+        if let Ok(header) = header {
+            format::check_rules(&path, &header, &opts.rules)?;
+        }
     }
     let slices = Material::slices(opts.pieces);
     let mut store = Store::new(&opts.dir, &opts.rules);

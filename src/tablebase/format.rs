@@ -239,8 +239,20 @@ pub fn check_rules(path: &Path, header: &Header, rules: &Rules) -> Result<(), Tb
     Ok(())
 }
 
-/// The table files of `dir` with their headers, sorted by name.
+/// The table files of `dir` with their headers, sorted by name; the first unreadable header
+/// is an error.
 pub fn scan(dir: &Path) -> Result<Vec<(PathBuf, Header)>, TbError> {
+    scan_all(dir)?
+        .into_iter()
+        .map(|(path, header)| header.map(|h| (path, h)))
+        .collect()
+}
+
+/// A table file and its header, or why the header cannot be read.
+pub type Scanned = (PathBuf, Result<Header, TbError>);
+
+/// The table files of `dir`, sorted by name, each with its header or why it cannot be read.
+pub fn scan_all(dir: &Path) -> Result<Vec<Scanned>, TbError> {
     if !dir.is_dir() {
         return Err(TbError::NoDirectory(dir.to_path_buf()));
     }
@@ -249,7 +261,7 @@ pub fn scan(dir: &Path) -> Result<Vec<(PathBuf, Header)>, TbError> {
     for entry in entries {
         let path = entry.map_err(|e| TbError::io(dir, &e))?.path();
         if path.extension().is_some_and(|x| x == EXTENSION) {
-            let header = read_header(&path)?;
+            let header = read_header(&path);
             out.push((path, header));
         }
     }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
+use buffgreen::tablebase::build::{build, BuildOptions, BuildReport};
 use buffgreen::tablebase::{format, Material};
 
 use crate::tables;
@@ -189,5 +190,52 @@ fn verify_reports_the_first_inconsistent_entry() {
     assert!(
         last.starts_with("error: inconsistent entry in b0m1k-w0m2k: "),
         "{last}"
+    );
+}
+
+#[test]
+fn build_keeps_good_slices_and_rebuilds_damaged_ones() {
+    let bg = tables(3, &Rules::BUFF_AND_GREEN);
+    let dir = copy_of(&bg, "tb-resume");
+    let flipped = dir.join("b0m1k-w0m2k.bgtb");
+    let mut bytes = std::fs::read(&flipped).expect("readable");
+    bytes[100] ^= 1;
+    std::fs::write(&flipped, &bytes).expect("writable");
+    std::fs::write(dir.join("b1m0k-w1m0k.bgtb"), &bytes[..20]).expect("writable");
+    std::fs::remove_file(dir.join("b0m1k-w1m1k.bgtb")).expect("removable");
+    let opts = BuildOptions {
+        dir: dir.clone(),
+        pieces: 3,
+        rules: Rules::BUFF_AND_GREEN,
+        threads: 1,
+    };
+    let report = build(&opts, &mut |_| {}).expect("builds");
+    assert_eq!(
+        report,
+        BuildReport {
+            built: 3,
+            kept: 6,
+            bytes: 200_096,
+            peak_memory: report.peak_memory,
+        }
+    );
+    for entry in std::fs::read_dir(&bg).expect("readable") {
+        let p = entry.expect("entry").path();
+        let name = p.file_name().expect("name");
+        assert_eq!(
+            std::fs::read(&p).expect("readable"),
+            std::fs::read(dir.join(name)).expect("rebuilt"),
+            "{name:?}"
+        );
+    }
+    // Other rules into the same directory: refused, nothing written.
+    let english = BuildOptions {
+        rules: Rules::ENGLISH,
+        ..opts
+    };
+    let err = build(&english, &mut |_| {}).expect_err("other rules refused");
+    assert!(
+        err.to_string().contains("built for BackwardCapture=true"),
+        "{err}"
     );
 }
