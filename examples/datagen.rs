@@ -19,13 +19,13 @@ use std::sync::Mutex;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use buffgreen::arena::openings;
 use buffgreen::board::{fen, Game, GameResult, Rules};
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
+use buffgreen::tourney::openings;
 use buffgreen::types::Color;
 
 /// The 3-move openings, read by the match runner's own loader.
-const OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings-3move.tsv");
+const OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv");
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> T {
     args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
@@ -64,7 +64,6 @@ fn main() {
         for _ in 0..threads {
             s.spawn(|| {
                 let config = SearchConfig {
-                    rules,
                     hash_mib: 32,
                     move_overhead_ms: 0,
                     ..SearchConfig::default()

@@ -58,7 +58,11 @@ fn main() {
     );
 
     // The bench workload (the signature is its total node count).
-    let bench = buffgreen::tools::bench::run(&config, buffgreen::tools::bench::DEFAULT_NODES);
+    let bench = buffgreen::tools::bench::run(
+        &config,
+        &Rules::default(),
+        buffgreen::tools::bench::DEFAULT_NODES,
+    );
     println!("bench: {} nodes, {} nodes/s", bench.nodes, bench.nps());
 
     // The playout alone: random games from the start position.

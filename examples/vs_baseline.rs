@@ -3,7 +3,7 @@
 //! played with both colours. Both sides go through the `Searcher` API.
 //!
 //! `cargo run --release --example vs_baseline [openings] [LIMIT] [baseline-iterations]
-//! [exploration] [first-opening] [fpu-reduction] [eval-cut] [english]`
+//! [exploration] [first-opening] [eval-cut] [english]`
 //!
 //! LIMIT is our side's: `20` (ms a move), `n7000` (iterations a move) or `c2000+20` (a game
 //! clock in ms plus an increment, kept by this runner; running out ends the run with an error).
@@ -11,13 +11,13 @@
 
 use std::time::{Duration, Instant};
 
-use buffgreen::arena::openings;
 use buffgreen::board::{fen, Game, GameResult, Rules};
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
+use buffgreen::tourney::openings;
 use buffgreen::types::Color;
 
 /// The 3-move openings, read by the match runner's own loader.
-const OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings-3move.tsv");
+const OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv");
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> T {
     args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
@@ -37,26 +37,17 @@ fn main() {
     };
     let skip: usize = arg(&args, 5, 0);
     let ours_config = SearchConfig {
-        fpu_reduction: arg(&args, 6, ours_config.fpu_reduction),
-        eval_cut: arg(&args, 7, ours_config.eval_cut),
+        eval_cut: arg(&args, 6, ours_config.eval_cut),
         ..ours_config
     };
     let base_config = SearchConfig {
         plain_uct: true,
         ..SearchConfig::default()
     };
-    // "english" as the 8th argument plays English rules (both switches off).
-    let rules = match args.get(8).map(String::as_str) {
+    // "english" as the 7th argument plays English rules (both switches off).
+    let rules = match args.get(7).map(String::as_str) {
         Some("english") => Rules::ENGLISH,
         _ => Rules::default(),
-    };
-    let ours_config = SearchConfig {
-        rules,
-        ..ours_config
-    };
-    let base_config = SearchConfig {
-        rules,
-        ..base_config
     };
     let mut ours = Searcher::new(&ours_config);
     let mut base = Searcher::new(&base_config);

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 
-# The positions the thread benchmarks (scaling.py, threads_movetime.py) measure, by name.
+# The positions the thread benchmarks (bench/scaling.py, bench/threads_movetime.py) measure, by name.
 THREAD_POSITIONS = [
     ("start", "B:W21-32:B1-12"),
     # After 22 plies of a match game, eight men a side, eight quiet moves.

@@ -27,7 +27,7 @@ target/release/buffgreen match \
     --engine "cmd=target/release/buffgreen name=new" \
     --engine "cmd=target/buffgreen-base name=$base" \
     --each "option.Threads=1 option.Hash=64" \
-    --openings tests/data/openings-3move.tsv \
+    --openings openings/3move.tsv \
     "${limit[@]}" --concurrency 2 \
     --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
     --pdn target/match.pdn "$@"

@@ -3,9 +3,14 @@
 #
 #   scripts/signature.sh
 #
+# The convention: every commit that changes src/search (or the search's behaviour) carries a
+# line `Bench: <n>` in its message, n being the `Nodes searched` of `buffgreen bench` at that
+# commit; a commit that does not mean to change the search keeps the same n.
+#
 # Runs `buffgreen bench` ($BUFFGREEN or target/release/buffgreen) and compares its
 # `Nodes searched` with the `Bench: <n>` line in the message of the last commit that changed
-# src/search. Exit status 0 when they match, 1 when they differ, 2 when there is no signature.
+# src/search. Exit status 0 when they match, 1 when they differ, 2 when there is no signature
+# (that commit broke the convention).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 engine=${BUFFGREEN:-target/release/buffgreen}

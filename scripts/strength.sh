@@ -34,7 +34,7 @@ if [ "$threads" -gt 1 ]; then concurrency=${CONCURRENCY:-1}; else concurrency=${
     --engine "cmd=$bin name=buffgreen movetime=20 option.MoveOverhead=0 option.Threads=$threads" \
     --engine "cmd=$bin name=baseline nodes=20000 option.PlainUct=true" \
     --each "option.Threads=1 option.Hash=64" \
-    --openings tests/data/openings-3move.tsv \
+    --openings openings/3move.tsv \
     --concurrency "$concurrency" "${rules[@]}" \
     --time-margin 50 --pdn target/strength.pdn "$@"
 "$bin" match --verify-pdn target/strength.pdn

@@ -10,6 +10,7 @@
 //! the flag that says so is set before the answer callback runs, so a command that arrives
 //! after the GUI has seen `bestmove` always finds the engine idle.
 
+mod answer;
 mod options;
 
 use std::fmt;
@@ -21,18 +22,19 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+pub use crate::search::params::{MAX_HASH_MIB, MAX_SEED};
+pub use crate::search::{OptionKind, OptionValue};
 pub use options::{
-    lookup as lookup_option, table as option_table, OptionError, OptionId, OptionKind, OptionSpec,
-    OptionValue, Settings, MAX_HASH_MIB, MAX_SEED,
+    lookup as lookup_option, table as option_table, OptionError, OptionId, OptionSpec, Settings,
 };
 
 use crate::board::fen::{self, FenError};
 use crate::board::notation::{self, NotationError};
-use crate::board::{Game, PlayError, Position};
+use crate::board::{Game, PlayError, Position, Rules};
 use crate::search::{Control, Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
 use crate::tools::bench::{self, BenchReport};
 use crate::tools::perft;
-use crate::types::{Color, Move};
+use crate::types::Move;
 
 /// Stack of the search thread: generous, since it costs address space only when used.
 const SEARCH_STACK_BYTES: usize = 16 << 20;
@@ -140,7 +142,7 @@ impl Running {
     /// True while the search would never end by itself: `infinite`, or pondering before
     /// `ponderhit`.
     fn unbounded(&self) -> bool {
-        self.infinite || (self.ponder && !self.control.ponderhit.load(Ordering::SeqCst))
+        answer::must_wait(self.infinite, self.ponder, &self.control)
     }
 
     fn wake(&self) {
@@ -166,7 +168,7 @@ impl Engine {
     /// An engine with default settings at the start position.
     pub fn new() -> Engine {
         let settings = Settings::default();
-        let game = Game::new(Position::startpos(), 0, settings.config.rules);
+        let game = Game::new(Position::startpos(), 0, Rules::default());
         Engine {
             // The tree (`Hash` MiB) is made when first needed, at `isready` or the first
             // search: a GUI sets `Hash` after start-up, and the default size would otherwise
@@ -183,7 +185,7 @@ impl Engine {
         &self.settings
     }
 
-    /// The search configuration (rules included).
+    /// The search configuration (the rules are the game's, see [`Engine::game`]).
     pub fn config(&self) -> &SearchConfig {
         &self.settings.config
     }
@@ -211,10 +213,11 @@ impl Engine {
         let spec = options::lookup(name)?;
         let value = options::parse_value(&spec, value)?;
         let mut settings = self.settings.clone();
-        options::store(&mut settings, spec.id, value);
+        let mut rules = *self.game.rules();
+        options::store(&mut settings, &mut rules, &spec, value);
         self.end_search();
-        let notice = if settings.config.rules != self.settings.config.rules {
-            self.replay_under(settings.config.rules)
+        let notice = if rules != *self.game.rules() {
+            self.replay_under(rules)
         } else {
             None
         };
@@ -230,7 +233,7 @@ impl Engine {
     /// Starts a new game at the start position and makes the searcher forget the old one.
     pub fn new_game(&mut self) {
         self.end_search();
-        self.game = Game::new(Position::startpos(), 0, self.settings.config.rules);
+        self.game = Game::new(Position::startpos(), 0, *self.game.rules());
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.new_game();
         }
@@ -257,7 +260,7 @@ impl Engine {
             StartPosition::StartPos => Position::startpos(),
             StartPosition::Fen(text) => fen::parse(text)?,
         };
-        let mut game = Game::new(pos, 0, self.settings.config.rules);
+        let mut game = Game::new(pos, 0, *self.game.rules());
         for (i, text) in moves.iter().enumerate() {
             game.play_str(text).map_err(|source| EngineError::Move {
                 number: i + 1,
@@ -288,13 +291,7 @@ impl Engine {
         }
         let mut limits = request.limits;
         limits.searchmoves = self.resolve_searchmoves(&request.searchmoves)?;
-        let own_clock = match self.game.position().side_to_move() {
-            Color::Black => limits.btime,
-            Color::White => limits.wtime,
-        };
-        if limits.movetime.is_none() && limits.nodes.is_none() && own_clock.is_none() {
-            limits.infinite = true;
-        }
+        answer::complete(&mut limits, self.game.position().side_to_move());
         let control = Arc::new(Control::default());
         let answered = Arc::new(AtomicBool::new(false));
         let searcher = self.take_searcher();
@@ -372,8 +369,8 @@ impl Engine {
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
-        let c = &self.settings.config;
-        let mut d = perft::divide(self.game.position(), &c.rules, depth, c.threads);
+        let threads = self.settings.config.threads;
+        let mut d = perft::divide(self.game.position(), self.game.rules(), depth, threads);
         sort_divide(&mut d);
         Ok(d)
     }
@@ -383,7 +380,7 @@ impl Engine {
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
-        Ok(bench::run(&self.settings.config, nodes))
+        Ok(bench::run(&self.settings.config, self.game.rules(), nodes))
     }
 
     /// Joins a search that has delivered its answer, so the searcher is home again.
@@ -415,7 +412,7 @@ impl Engine {
 
     /// Replays the current game's moves under `rules`; on the first failure the game goes back
     /// to its start position.
-    fn replay_under(&mut self, rules: crate::board::Rules) -> Option<Notice> {
+    fn replay_under(&mut self, rules: Rules) -> Option<Notice> {
         let start = *self.game.start();
         let mut game = Game::new(start, self.game.start_clock(), rules);
         let moves: Vec<Move> = self.game.moves().collect();
@@ -484,7 +481,7 @@ impl SearchJob {
                 SearchEvent::Decided(outcome) => {
                     if let Some(answer) = answer.take() {
                         answered.store(true, Ordering::SeqCst);
-                        answer(listed(outcome, &game, &limits.searchmoves));
+                        answer(answer::listed(outcome, &game, &limits.searchmoves));
                     }
                 }
                 _ if answer.is_none() => {}
@@ -498,7 +495,7 @@ impl SearchJob {
             };
         };
         let outcome = match result {
-            Ok(outcome) => listed(outcome, &game, &limits.searchmoves),
+            Ok(outcome) => answer::listed(outcome, &game, &limits.searchmoves),
             Err(_) => {
                 // The searcher may be half-updated: replace it, and still answer with a legal
                 // move so the GUI gets its one bestmove.
@@ -506,61 +503,15 @@ impl SearchJob {
                 events(SearchEvent::Message(
                     "error: the search failed; playing a fallback move".to_string(),
                 ));
-                fallback_outcome(&game, &limits)
+                answer::fallback(&game, &limits)
             }
         };
-        // UCI: an infinite or ponder search answers only after stop (or ponderhit).
-        while !control.stopped()
-            && (limits.infinite || (limits.ponder && !control.ponderhit.load(Ordering::SeqCst)))
-        {
+        while !control.stopped() && answer::must_wait(limits.infinite, limits.ponder, &control) {
             std::thread::park_timeout(Duration::from_millis(50));
         }
         answered.store(true, Ordering::SeqCst);
         answer(outcome);
         searcher
-    }
-}
-
-/// `outcome` with its move as listed in `searchmoves` (see [`as_listed`]).
-fn listed(outcome: SearchOutcome, game: &Game, searchmoves: &[Move]) -> SearchOutcome {
-    SearchOutcome {
-        best: outcome.best.map(|best| as_listed(best, game, searchmoves)),
-        ..outcome
-    }
-}
-
-/// The move to answer under `searchmoves`: `best` itself, or the listed move that leads to the
-/// same position. A capture loop can be taken in either direction with the same result, and the
-/// search keeps one tree child for both (naming it by one of the paths); a GUI that listed the
-/// other path must get back a move from its list.
-fn as_listed(best: Move, game: &Game, searchmoves: &[Move]) -> Move {
-    if searchmoves.is_empty() || searchmoves.contains(&best) {
-        return best;
-    }
-    let after = |mv: Move| {
-        let mut pos = *game.position();
-        pos.play_unchecked(mv);
-        pos
-    };
-    let target = after(best);
-    searchmoves
-        .iter()
-        .copied()
-        .find(|&m| after(m) == target)
-        .unwrap_or(best)
-}
-
-/// A legal move without searching: the first allowed root move.
-fn fallback_outcome(game: &Game, limits: &Limits) -> SearchOutcome {
-    let moves = game.legal_moves();
-    let best = moves
-        .iter()
-        .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-        .copied();
-    SearchOutcome {
-        best,
-        ponder: None,
-        nodes: 0,
     }
 }
 

@@ -2,16 +2,18 @@
 //!
 //! Layout: [`types`] holds squares, bitboards and moves; [`board`] the rules (positions, move
 //! generation, FEN, notation, game state); [`search`] the UCT search; [`engine`] the facade the
-//! protocol drives; [`protocol`] command parsing and output; [`arena`] the match runner;
-//! [`tablebase`] endgame tables (build, probe, verify); [`tools`] perft and bench.
+//! protocol drives; [`protocol`] command parsing and output; [`tourney`] the match runner;
+//! [`tablebase`] endgame tables (build, probe, verify); [`tools`] perft and bench; [`cli`] the
+//! command-line flags the subcommands share.
 
 #![warn(missing_docs)]
 
-pub mod arena;
 pub mod board;
+pub mod cli;
 pub mod engine;
 pub mod protocol;
 pub mod search;
 pub mod tablebase;
 pub mod tools;
+pub mod tourney;
 pub mod types;

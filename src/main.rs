@@ -4,18 +4,19 @@ use std::io::BufReader;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{ArgAction, Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
-use buffgreen::board::{fen, Position, Rules};
+use buffgreen::board::{fen, Position};
+use buffgreen::cli::RuleFlags;
 use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
 use buffgreen::protocol::{self, output, Output};
 use buffgreen::search::SearchConfig;
 use buffgreen::tools::{bench, perft};
 
-/// Buff and Green checkers engine (English checkers too). Without a subcommand it speaks the
+/// Buff and Green checkers engine (English checkers too). With no subcommand it starts the
 /// UCI-like protocol on stdin/stdout (see protocol.md).
 #[derive(Parser)]
-#[command(name = "buffgreen", version, about)]
+#[command(name = "buffgreen", version)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
@@ -29,7 +30,7 @@ enum Cmd {
     /// signature of search behaviour, the rate a speed figure.
     Bench(BenchArgs),
     /// Play a match between engines.
-    Match(buffgreen::arena::MatchArgs),
+    Match(buffgreen::tourney::MatchArgs),
     /// Endgame tablebases: build, probe, verify.
     Tb(buffgreen::tablebase::cli::TbArgs),
 }
@@ -42,12 +43,8 @@ struct PerftArgs {
     /// Start position in PDN FEN (default: the start position).
     #[arg(long)]
     fen: Option<String>,
-    /// Men capture backward.
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set)]
-    backward_capture: bool,
-    /// Kings fly.
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set)]
-    long_kings: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
@@ -72,6 +69,8 @@ struct BenchArgs {
     /// Search this position (PDN FEN) instead of the bench set; repeat for several.
     #[arg(long = "fen", value_name = "FEN")]
     fens: Vec<String>,
+    #[command(flatten)]
+    rules: RuleFlags,
 }
 
 fn main() -> ExitCode {
@@ -89,7 +88,7 @@ fn main() -> ExitCode {
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some(Cmd::Match(a)) => {
-            let code = buffgreen::arena::run(&a);
+            let code = buffgreen::tourney::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
         }
     }
@@ -106,11 +105,7 @@ fn run_perft(a: &PerftArgs) -> ExitCode {
             }
         },
     };
-    let rules = Rules {
-        backward_capture: a.backward_capture,
-        long_kings: a.long_kings,
-        ..Rules::default()
-    };
+    let rules = a.rules.rules();
     let threads = a.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
@@ -148,9 +143,9 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
         }
     }
     let report = if positions.is_empty() {
-        bench::run(&config, a.nodes)
+        bench::run(&config, &a.rules.rules(), a.nodes)
     } else {
-        bench::run_on(&config, a.nodes, &positions)
+        bench::run_on(&config, &a.rules.rules(), a.nodes, &positions)
     };
     Output::stdout().lines(&output::bench_lines(&report));
     eprintln!("Total time (ms): {}", report.elapsed.as_millis());

@@ -2,7 +2,7 @@
 //! played to its end by the rules; illegal moves, crashes, hangs, silence, stray replies and
 //! slow moves lose with the reason in the PDN Termination tag; SPRT stops a lopsided match.
 
-use buffgreen::arena::{self, pdn, MatchArgs};
+use buffgreen::tourney::{self, pdn, MatchArgs};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -18,7 +18,7 @@ fn engine(mode: &str, name: &str) -> String {
 }
 
 /// Runs a match of `a` against `b` with `extra` arguments; returns the summary and the games.
-fn run(a: &str, b: &str, extra: &[&str]) -> (arena::Summary, Vec<pdn::PdnGame>) {
+fn run(a: &str, b: &str, extra: &[&str]) -> (tourney::Summary, Vec<pdn::PdnGame>) {
     let dir = std::env::temp_dir().join(format!(
         "bg-arena-{}-{}",
         std::process::id(),
@@ -41,12 +41,12 @@ fn run(a: &str, b: &str, extra: &[&str]) -> (arena::Summary, Vec<pdn::PdnGame>) 
     ];
     argv.extend(extra.iter().map(|s| s.to_string()));
     let args = Cli::try_parse_from(argv).unwrap().m;
-    let summary = arena::play(&args).unwrap();
+    let summary = tourney::play(&args).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let games = pdn::parse(&text).unwrap();
     assert_eq!(games.len(), summary.games);
     // Every game in the file replays move by move.
-    arena::verify_pdn(path.to_str().unwrap()).unwrap();
+    tourney::verify_pdn(path.to_str().unwrap()).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     (summary, games)
 }
@@ -294,7 +294,7 @@ fn sprt_stops_a_lopsided_match_early() {
         ],
     );
     let (decision, llr) = s.decision.unwrap();
-    assert_eq!(decision, arena::sprt::Decision::H1);
+    assert_eq!(decision, tourney::sprt::Decision::H1);
     assert!(llr >= 2.944);
     // Every pair is won; the 12th won pair is the first to pass the upper bound.
     assert_eq!(s.games, 24, "{}", s.table);

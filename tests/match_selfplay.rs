@@ -3,12 +3,12 @@
 
 use std::process::Command;
 
-use buffgreen::arena::pdn;
 use buffgreen::board::{GameResult, Rules};
+use buffgreen::tourney::pdn;
 use buffgreen::types::Color;
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
-const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings-3move.tsv");
+const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv");
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("bg-selfplay-{}-{name}", std::process::id()));

@@ -24,7 +24,6 @@ fn handshake() {
         "option name Hash type spin default 64 min 1 max 4096",
         "option name Threads type spin default 1 min 1 max 256",
         "option name Seed type spin default 0 min 0 max 2147483647",
-        "option name Ponder type check default false",
         "option name MultiPV type spin default 1 min 1 max 32",
         "option name MoveOverhead type spin default 10 min 0 max 5000",
         &format!(
@@ -36,23 +35,11 @@ fn handshake() {
             "option name EvalCut type spin default {} min 0 max 1000",
             buffgreen::search::SearchConfig::default().eval_cut
         ),
-        "option name PlayoutPolicy type check default false",
         &format!(
             "option name MinimaxWeight type spin default {} min 0 max 100",
             (buffgreen::search::SearchConfig::default().minimax_weight * 100.0).round()
         ),
-        &format!(
-            "option name EvalFirstPlay type check default {}",
-            buffgreen::search::SearchConfig::default().eval_first_play
-        ),
-        &format!(
-            "option name FpuReduction type spin default {} min -100 max 100",
-            (buffgreen::search::SearchConfig::default().fpu_reduction * 100.0).round()
-        ),
-        &format!(
-            "option name Contempt type spin default {} min 0 max 100",
-            buffgreen::search::SearchConfig::default().contempt
-        ),
+        "option name Ponder type check default false",
         "uciok",
     ]);
     assert_eq!(got, want);
@@ -229,18 +216,9 @@ const SPINS: &[(&str, i64, i64)] = &[
     ("Exploration", 0, 1000),
     ("EvalCut", 0, 1000),
     ("MinimaxWeight", 0, 100),
-    ("FpuReduction", -100, 100),
-    ("Contempt", 0, 100),
 ];
 
-const CHECKS: &[&str] = &[
-    "BackwardCapture",
-    "LongKings",
-    "Ponder",
-    "PlainUct",
-    "PlayoutPolicy",
-    "EvalFirstPlay",
-];
+const CHECKS: &[&str] = &["BackwardCapture", "LongKings", "Ponder", "PlainUct"];
 
 #[test]
 fn every_option_accepts_its_range_and_refuses_the_rest() {

@@ -9,18 +9,10 @@ const DEFAULT: Rules = Rules::BUFF_AND_GREEN;
 /// English checkers: both switches off.
 const ENGLISH: Rules = Rules::ENGLISH;
 /// Men capture backward, kings are short.
-const BACKWARD_SHORT: Rules = Rules {
-    backward_capture: true,
-    long_kings: false,
-    draw_half_moves: 80,
-};
+const BACKWARD_SHORT: Rules = Rules::ALL[1];
 /// Men capture forward only, kings fly.
-const FORWARD_FLYING: Rules = Rules {
-    backward_capture: false,
-    long_kings: true,
-    draw_half_moves: 80,
-};
-const ALL: [Rules; 4] = [DEFAULT, BACKWARD_SHORT, FORWARD_FLYING, ENGLISH];
+const FORWARD_FLYING: Rules = Rules::ALL[2];
+const ALL: [Rules; 4] = Rules::ALL;
 
 /// The legal moves of `fen_text` in long form, sorted.
 fn moves(fen_text: &str, rules: Rules) -> Vec<String> {

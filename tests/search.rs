@@ -6,38 +6,16 @@ use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Duration;
 
+mod search_support;
+
 use buffgreen::board::{fen, Game, Position, Rules};
 use buffgreen::search::{
     Control, Limits, Score, SearchConfig, SearchEvent, SearchInfo, SearchOutcome, Searcher,
 };
+use search_support::{last_info, nodes, run};
 
 fn game(text: &str) -> Game {
     Game::new(fen::parse(text).expect("test FEN"), 0, Rules::default())
-}
-
-fn nodes(n: u64) -> Limits {
-    Limits {
-        nodes: Some(n),
-        ..Limits::default()
-    }
-}
-
-/// Runs one search, collecting the events.
-fn run(searcher: &mut Searcher, game: &Game, limits: &Limits) -> (SearchOutcome, Vec<SearchEvent>) {
-    let mut events = Vec::new();
-    let out = searcher.search(game, limits, &Control::default(), &mut |e| events.push(e));
-    (out, events)
-}
-
-fn last_info(events: &[SearchEvent]) -> &SearchInfo {
-    events
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            SearchEvent::Info(i) => Some(i),
-            _ => None,
-        })
-        .expect("an info line at the end")
 }
 
 /// Starts a search on another thread and runs `during` while it searches (with the control

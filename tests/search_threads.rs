@@ -4,6 +4,7 @@
 //! stop moments only vary where the threads are when they are told to stop.
 
 mod protocol_support;
+mod search_support;
 
 use std::sync::atomic::Ordering;
 use std::thread;
@@ -13,10 +14,9 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use buffgreen::board::{fen, Game, Position, Rules};
-use buffgreen::search::{
-    Control, Limits, Score, SearchConfig, SearchEvent, SearchInfo, SearchOutcome, Searcher,
-};
+use buffgreen::search::{Control, Limits, Score, SearchConfig, SearchEvent, Searcher};
 use protocol_support::{assert_legal_bestmove, count_prefix, Engine, START_FEN};
+use search_support::{last_info, nodes, run};
 
 fn config(threads: usize, hash_mib: usize) -> SearchConfig {
     SearchConfig {
@@ -24,30 +24,6 @@ fn config(threads: usize, hash_mib: usize) -> SearchConfig {
         hash_mib,
         ..SearchConfig::default()
     }
-}
-
-fn nodes(n: u64) -> Limits {
-    Limits {
-        nodes: Some(n),
-        ..Limits::default()
-    }
-}
-
-fn run(searcher: &mut Searcher, game: &Game, limits: &Limits) -> (SearchOutcome, Vec<SearchEvent>) {
-    let mut events = Vec::new();
-    let out = searcher.search(game, limits, &Control::default(), &mut |e| events.push(e));
-    (out, events)
-}
-
-fn last_info(events: &[SearchEvent]) -> &SearchInfo {
-    events
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            SearchEvent::Info(i) => Some(i),
-            _ => None,
-        })
-        .expect("an info line at the end")
 }
 
 /// Four threads on a 1 MiB arena (it fills and is pruned over and over), infinite searches

@@ -11,3 +11,5 @@ pub use game::{next_clock, result_of, Game, GameResult, PlayError};
 pub use movegen::{count_moves, generate_moves, has_captures, has_moves, MoveList};
 pub use position::{Piece, Position, PositionError};
 pub use rules::Rules;
+
+pub use movegen::pick_quiet;

@@ -518,3 +518,170 @@ pub fn has_captures(pos: &Position, rules: &Rules) -> bool {
     let (m, k) = dispatch!(pos, rules, capturers(pos));
     m.any() || k.any()
 }
+
+// Quiet moves one at a time, for random playouts: they must agree with the generator above
+// (the tests below check that they do), but build only the move that is picked.
+
+/// The `k`-th lowest square of `set` (k < set.count()).
+#[inline]
+fn nth_square(set: Bitboard, k: u32) -> Bitboard {
+    let mut bits = set.bits();
+    for _ in 0..k {
+        bits &= bits - 1;
+    }
+    Bitboard::from_bits(bits).lowest()
+}
+
+/// `set` shifted `steps` times in `dir`.
+#[inline]
+fn shift_n(mut set: Bitboard, dir: Direction, steps: u32) -> Bitboard {
+    for _ in 0..steps {
+        set = set.shift(dir);
+    }
+    set
+}
+
+/// How far a king may slide: the whole board with flying kings, one step otherwise.
+#[inline]
+fn king_reach(rules: &Rules) -> u32 {
+    if rules.long_kings {
+        7
+    } else {
+        1
+    }
+}
+
+/// Walks the quiet moves in a fixed order (men by direction, then kings by direction and
+/// distance, squares in index order within each group) and returns the `k`-th, or the number
+/// of quiet moves when there are not more than `k`. Call only when there is no capture.
+#[inline]
+fn quiet_nth(pos: &Position, rules: &Rules, mut k: u32) -> Result<Move, u32> {
+    let side = pos.side_to_move();
+    let empty = pos.empty();
+    let men = pos.men(side);
+    let crown = Bitboard::crowning_row(side);
+    let mut seen = 0;
+    for dir in Direction::forward(side) {
+        let targets = men.shift(dir) & empty;
+        let c = targets.count();
+        if k < c {
+            let to = nth_square(targets, k);
+            let from = to.shift(dir.reverse());
+            return Ok(Move::quiet(
+                from.to_square(),
+                to.to_square(),
+                to.intersects(crown),
+            ));
+        }
+        k -= c;
+        seen += c;
+    }
+    let kings = pos.kings(side);
+    if kings.is_empty() {
+        return Err(seen);
+    }
+    let reach = king_reach(rules);
+    for dir in Direction::ALL {
+        let mut run = kings.shift(dir) & empty;
+        let mut step = 1;
+        while run.any() {
+            let c = run.count();
+            if k < c {
+                let to = nth_square(run, k);
+                let from = shift_n(to, dir.reverse(), step);
+                return Ok(Move::quiet(from.to_square(), to.to_square(), false));
+            }
+            k -= c;
+            seen += c;
+            if step == reach {
+                break;
+            }
+            run = run.shift(dir) & empty;
+            step += 1;
+        }
+    }
+    Err(seen)
+}
+
+/// The number of quiet moves (call only when there is no capture).
+#[inline]
+fn quiet_count(pos: &Position, rules: &Rules) -> u32 {
+    quiet_nth(pos, rules, u32::MAX).err().unwrap_or(0)
+}
+
+/// One quiet move of `pos`, the one of index `pick(n)` among its `n > 0` quiet moves (in a
+/// fixed order); `None` when it has none. Call only when there is no capture. With men only
+/// (most plies of a playout) the moves are counted with two shifts and popcounts, and only the
+/// picked one is built.
+#[inline]
+pub fn pick_quiet(pos: &Position, rules: &Rules, pick: impl FnOnce(u32) -> u32) -> Option<Move> {
+    let side = pos.side_to_move();
+    if pos.kings(side).is_empty() {
+        let empty = pos.empty();
+        let men = pos.men(side);
+        let [d1, d2] = Direction::forward(side);
+        let (t1, t2) = (men.shift(d1) & empty, men.shift(d2) & empty);
+        let (c1, c2) = (t1.count(), t2.count());
+        if c1 + c2 == 0 {
+            return None;
+        }
+        let k = pick(c1 + c2);
+        let (targets, dir, k) = if k < c1 {
+            (t1, d1, k)
+        } else {
+            (t2, d2, k - c1)
+        };
+        let to = nth_square(targets, k);
+        let from = to.shift(dir.reverse());
+        let crowns = to.intersects(Bitboard::crowning_row(side));
+        return Some(Move::quiet(from.to_square(), to.to_square(), crowns));
+    }
+    let n = quiet_count(pos, rules);
+    if n == 0 {
+        return None;
+    }
+    quiet_nth(pos, rules, pick(n)).ok()
+}
+
+#[cfg(test)]
+mod quiet_tests {
+    use super::*;
+    use crate::board::fen;
+
+    const POSITIONS: &[&str] = &[
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "B:WK3,18,22,26,30:B6,9,K27",
+        "W:WK10,K27:BK5,K19,23",
+        "B:W20,24,27,28,K6:B1,3,10,K26",
+        "W:WK1,K32:BK4,K29",
+        "W:W5,K13:B1,K30",
+    ];
+
+    #[test]
+    fn quiet_moves_match_the_generator() {
+        let mut list = MoveList::new();
+        for rules in Rules::ALL {
+            for text in POSITIONS {
+                let pos = fen::parse(text).unwrap();
+                for p in [pos, pos.with_side_to_move(!pos.side_to_move())] {
+                    if has_captures(&p, &rules) {
+                        continue;
+                    }
+                    generate_moves(&p, &rules, &mut list);
+                    let n = quiet_count(&p, &rules);
+                    assert_eq!(n as usize, list.len(), "{text}");
+                    let mut mine: Vec<String> = (0..n)
+                        .map(|k| quiet_nth(&p, &rules, k).unwrap().to_string())
+                        .collect();
+                    let mut theirs: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+                    mine.sort();
+                    theirs.sort();
+                    assert_eq!(mine, theirs, "{text}");
+                    for k in 0..n {
+                        assert_eq!(pick_quiet(&p, &rules, |_| k), quiet_nth(&p, &rules, k).ok());
+                    }
+                }
+            }
+        }
+    }
+}

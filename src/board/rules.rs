@@ -27,6 +27,21 @@ impl Rules {
         long_kings: false,
         draw_half_moves: 80,
     };
+
+    /// The four settings of the two switches (with the default draw rule): Buff and Green,
+    /// short kings (backward captures only), long kings only, and English.
+    pub const ALL: [Rules; 4] = [
+        Rules::BUFF_AND_GREEN,
+        Rules {
+            long_kings: false,
+            ..Rules::BUFF_AND_GREEN
+        },
+        Rules {
+            backward_capture: false,
+            ..Rules::BUFF_AND_GREEN
+        },
+        Rules::ENGLISH,
+    ];
 }
 
 impl Default for Rules {

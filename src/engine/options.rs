@@ -1,35 +1,26 @@
-//! The engine's options: their table (name, type, default, range) and how a `setoption` value
-//! maps onto [`Settings`].
+//! The engine's options: the rules options, `Ponder`, and the search's parameter table (see
+//! [`crate::search::params`]), and how a `setoption` value maps onto them.
 //!
 //! Names are matched case-insensitively; values are checked against the table before anything
 //! changes, so a refused value leaves every setting as it was.
 
 use thiserror::Error;
 
-use crate::search::SearchConfig;
+use crate::board::Rules;
+use crate::search::{OptionKind, OptionValue, SearchConfig};
 
-/// Largest `Hash` in MiB. The arena is written when it is made, so the whole size must be real
-/// memory at once: 16 GiB on this 24 GiB machine was killed by the kernel under load, and a
-/// valid option value must never end the engine. 4 GiB holds about 130 million nodes, far
-/// more than a long search fills.
-pub const MAX_HASH_MIB: i64 = 4_096;
-
-/// Largest `Seed`: kept within 32-bit signed range because some GUIs store spin values in an
-/// `int`.
-pub const MAX_SEED: i64 = i32::MAX as i64;
-
-/// Every setting an option can change: the search configuration plus what only the engine
-/// itself uses.
+/// Every setting an option can change besides the rules (which belong to the game): the
+/// search configuration plus what only the engine itself uses.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
-    /// What the search is configured with, the rules included.
+    /// What the search is configured with.
     pub config: SearchConfig,
     /// The `Ponder` option: tells the engine the GUI may send `go ponder`. The engine accepts
     /// `go ponder` either way; the option exists so GUIs can show and set it.
     pub ponder: bool,
 }
 
-/// Which option a table row is.
+/// Which setting an option changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OptionId {
     /// Men capture backward (rules).
@@ -38,73 +29,21 @@ pub enum OptionId {
     LongKings,
     /// Half-moves without capture or crowning that draw; 0 = never (rules).
     DrawHalfMoves,
-    /// Tree memory in MiB.
-    Hash,
-    /// Search threads.
-    Threads,
-    /// Random seed.
-    Seed,
     /// The GUI may ponder.
     Ponder,
-    /// Number of lines reported.
-    MultiPv,
-    /// Milliseconds kept back per move.
-    MoveOverhead,
-    /// UCT exploration constant in hundredths.
-    Exploration,
-    /// Play as the plain-UCT baseline.
-    PlainUct,
-    /// Plies before a playout is scored by the static evaluation; 0 = play to the end.
-    EvalCut,
-    /// Greedy playout policy in cut playouts.
-    PlayoutPolicy,
-    /// Weight of the implicit minimax value in selection, in hundredths.
-    MinimaxWeight,
-    /// Unvisited moves are valued by their static evaluation.
-    EvalFirstPlay,
-    /// First-play reduction in hundredths.
-    FpuReduction,
-    /// Contempt in hundredths of a man per piece on the board.
-    Contempt,
-}
-
-/// The type of an option as the protocol announces it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionKind {
-    /// `true` or `false`.
-    Check {
-        /// The value at start-up.
-        default: bool,
-    },
-    /// An integer in `min..=max`.
-    Spin {
-        /// The value at start-up.
-        default: i64,
-        /// Smallest accepted value.
-        min: i64,
-        /// Largest accepted value.
-        max: i64,
-    },
+    /// A knob of the search's parameter table (by its name).
+    Search,
 }
 
 /// One row of the option table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
-    /// Which option.
+    /// Which setting.
     pub id: OptionId,
     /// The name as announced (matched case-insensitively).
     pub name: &'static str,
     /// Type, default and range.
     pub kind: OptionKind,
-}
-
-/// A parsed, range-checked option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionValue {
-    /// A check value.
-    Check(bool),
-    /// A spin value.
-    Spin(i64),
 }
 
 /// Why a `setoption` was refused.
@@ -138,102 +77,47 @@ pub enum OptionError {
     },
 }
 
-/// The exploration default in hundredths, read from the search's own default so that retuning
-/// the search retunes the option.
-fn exploration_default() -> i64 {
-    (SearchConfig::default().exploration * 100.0).round() as i64
-}
-
-/// A search weight in hundredths, as the option shows it.
-fn hundredths(x: f64) -> i64 {
-    (x * 100.0).round() as i64
-}
-
-/// The option table, in the order `uci` announces it.
+/// The option table, in the order `uci` announces it: the rules, the search's table, `Ponder`.
 pub fn table() -> Vec<OptionSpec> {
-    let d = SearchConfig::default();
-    let check = |id, name, default| OptionSpec {
-        id,
-        name,
-        kind: OptionKind::Check { default },
-    };
-    let spin = |id, name, default: i64, min, max| OptionSpec {
-        id,
-        name,
-        kind: OptionKind::Spin { default, min, max },
-    };
-    let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    vec![
-        check(
+    let rules = Rules::default();
+    let spec = |id, name, kind| OptionSpec { id, name, kind };
+    let mut table = vec![
+        spec(
             OptionId::BackwardCapture,
             "BackwardCapture",
-            d.rules.backward_capture,
+            OptionKind::Check {
+                default: rules.backward_capture,
+            },
         ),
-        check(OptionId::LongKings, "LongKings", d.rules.long_kings),
-        spin(
+        spec(
+            OptionId::LongKings,
+            "LongKings",
+            OptionKind::Check {
+                default: rules.long_kings,
+            },
+        ),
+        spec(
             OptionId::DrawHalfMoves,
             "DrawHalfMoves",
-            d.rules.draw_half_moves.into(),
-            0,
-            1000,
+            OptionKind::Spin {
+                default: rules.draw_half_moves.into(),
+                min: 0,
+                max: 1000,
+            },
         ),
-        spin(
-            OptionId::Hash,
-            "Hash",
-            int(d.hash_mib as u64),
-            1,
-            MAX_HASH_MIB,
-        ),
-        spin(OptionId::Threads, "Threads", int(d.threads as u64), 1, 256),
-        spin(OptionId::Seed, "Seed", int(d.seed), 0, MAX_SEED),
-        check(OptionId::Ponder, "Ponder", false),
-        spin(OptionId::MultiPv, "MultiPV", int(d.multipv as u64), 1, 32),
-        spin(
-            OptionId::MoveOverhead,
-            "MoveOverhead",
-            int(d.move_overhead_ms),
-            0,
-            5000,
-        ),
-        spin(
-            OptionId::Exploration,
-            "Exploration",
-            exploration_default(),
-            0,
-            1000,
-        ),
-        check(OptionId::PlainUct, "PlainUct", d.plain_uct),
-        spin(
-            OptionId::EvalCut,
-            "EvalCut",
-            int(d.eval_cut as u64),
-            0,
-            1000,
-        ),
-        check(OptionId::PlayoutPolicy, "PlayoutPolicy", d.playout_policy),
-        spin(
-            OptionId::MinimaxWeight,
-            "MinimaxWeight",
-            hundredths(d.minimax_weight),
-            0,
-            100,
-        ),
-        check(OptionId::EvalFirstPlay, "EvalFirstPlay", d.eval_first_play),
-        spin(
-            OptionId::FpuReduction,
-            "FpuReduction",
-            hundredths(d.fpu_reduction),
-            -100,
-            100,
-        ),
-        spin(
-            OptionId::Contempt,
-            "Contempt",
-            i64::from(d.contempt),
-            0,
-            100,
-        ),
-    ]
+    ];
+    let search = SearchConfig::default().options();
+    table.extend(
+        search
+            .into_iter()
+            .map(|(name, kind)| spec(OptionId::Search, name, kind)),
+    );
+    table.push(spec(
+        OptionId::Ponder,
+        "Ponder",
+        OptionKind::Check { default: false },
+    ));
+    table
 }
 
 /// Finds an option by name, ignoring case.
@@ -275,33 +159,20 @@ pub fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue
     }
 }
 
-/// Stores a checked value into `settings`. The value must come from [`parse_value`] for the
-/// same option; a value of the other type is ignored.
-pub fn store(settings: &mut Settings, id: OptionId, value: OptionValue) {
-    let c = &mut settings.config;
-    // Spin values are range-checked by the table, so these conversions cannot fail; the
-    // fallbacks only keep the code panic-free.
-    let as_u32 = |n: i64| u32::try_from(n).unwrap_or(0);
-    let as_usize = |n: i64| usize::try_from(n).unwrap_or(1);
-    let as_u64 = |n: i64| u64::try_from(n).unwrap_or(0);
-    match (id, value) {
-        (OptionId::BackwardCapture, OptionValue::Check(b)) => c.rules.backward_capture = b,
-        (OptionId::LongKings, OptionValue::Check(b)) => c.rules.long_kings = b,
+/// Stores a checked value into `settings` or `rules`. The value must come from
+/// [`parse_value`] for the same option; a value of the other type is ignored.
+pub fn store(settings: &mut Settings, rules: &mut Rules, spec: &OptionSpec, value: OptionValue) {
+    match (spec.id, value) {
+        (OptionId::BackwardCapture, OptionValue::Check(b)) => rules.backward_capture = b,
+        (OptionId::LongKings, OptionValue::Check(b)) => rules.long_kings = b,
+        // Range-checked by the table: the fallback only keeps the code panic-free.
+        (OptionId::DrawHalfMoves, OptionValue::Spin(n)) => {
+            rules.draw_half_moves = u32::try_from(n).unwrap_or(0)
+        }
         (OptionId::Ponder, OptionValue::Check(b)) => settings.ponder = b,
-        (OptionId::PlainUct, OptionValue::Check(b)) => c.plain_uct = b,
-        (OptionId::PlayoutPolicy, OptionValue::Check(b)) => c.playout_policy = b,
-        (OptionId::DrawHalfMoves, OptionValue::Spin(n)) => c.rules.draw_half_moves = as_u32(n),
-        (OptionId::Hash, OptionValue::Spin(n)) => c.hash_mib = as_usize(n),
-        (OptionId::Threads, OptionValue::Spin(n)) => c.threads = as_usize(n),
-        (OptionId::Seed, OptionValue::Spin(n)) => c.seed = as_u64(n),
-        (OptionId::MultiPv, OptionValue::Spin(n)) => c.multipv = as_usize(n),
-        (OptionId::MoveOverhead, OptionValue::Spin(n)) => c.move_overhead_ms = as_u64(n),
-        (OptionId::Exploration, OptionValue::Spin(n)) => c.exploration = n as f64 / 100.0,
-        (OptionId::EvalCut, OptionValue::Spin(n)) => c.eval_cut = as_u32(n),
-        (OptionId::MinimaxWeight, OptionValue::Spin(n)) => c.minimax_weight = n as f64 / 100.0,
-        (OptionId::EvalFirstPlay, OptionValue::Check(b)) => c.eval_first_play = b,
-        (OptionId::FpuReduction, OptionValue::Spin(n)) => c.fpu_reduction = n as f64 / 100.0,
-        (OptionId::Contempt, OptionValue::Spin(n)) => c.contempt = i32::try_from(n).unwrap_or(0),
+        (OptionId::Search, value) => {
+            settings.config.set(spec.name, value);
+        }
         _ => {}
     }
 }
@@ -310,49 +181,54 @@ pub fn store(settings: &mut Settings, id: OptionId, value: OptionValue) {
 mod tests {
     use super::*;
 
-    fn set(settings: &mut Settings, name: &str, value: &str) -> Result<(), OptionError> {
+    fn set(
+        settings: &mut Settings,
+        rules: &mut Rules,
+        name: &str,
+        value: &str,
+    ) -> Result<(), OptionError> {
         let spec = lookup(name)?;
         let v = parse_value(&spec, Some(value))?;
-        store(settings, spec.id, v);
+        store(settings, rules, &spec, v);
         Ok(())
     }
 
     #[test]
     fn defaults_match_the_search_defaults() {
-        let mut s = Settings::default();
+        let (mut s, mut r) = (Settings::default(), Rules::default());
         for spec in table() {
             let v = match spec.kind {
                 OptionKind::Check { default } => default.to_string(),
                 OptionKind::Spin { default, .. } => default.to_string(),
             };
-            set(&mut s, spec.name, &v).unwrap();
+            set(&mut s, &mut r, spec.name, &v).unwrap();
         }
-        assert_eq!(s, Settings::default());
+        assert_eq!((s, r), (Settings::default(), Rules::default()));
     }
 
     #[test]
     fn every_option_maps_to_its_field() {
-        let mut s = Settings::default();
-        set(&mut s, "backwardcapture", "false").unwrap();
-        set(&mut s, "LONGKINGS", "False").unwrap();
-        set(&mut s, "DrawHalfMoves", "0").unwrap();
-        set(&mut s, "Hash", "3").unwrap();
-        set(&mut s, "Threads", "2").unwrap();
-        set(&mut s, "Seed", "77").unwrap();
-        set(&mut s, "Ponder", "true").unwrap();
-        set(&mut s, "MultiPV", "4").unwrap();
-        set(&mut s, "MoveOverhead", "25").unwrap();
-        set(&mut s, "Exploration", "141").unwrap();
-        set(&mut s, "PlainUct", "TRUE").unwrap();
-        set(&mut s, "MinimaxWeight", "35").unwrap();
-        set(&mut s, "EvalFirstPlay", "false").unwrap();
-        set(&mut s, "FpuReduction", "-20").unwrap();
+        let (mut s, mut r) = (Settings::default(), Rules::default());
+        for (name, value) in [
+            ("backwardcapture", "false"),
+            ("LONGKINGS", "False"),
+            ("DrawHalfMoves", "0"),
+            ("Hash", "3"),
+            ("Threads", "2"),
+            ("Seed", "77"),
+            ("Ponder", "true"),
+            ("MultiPV", "4"),
+            ("MoveOverhead", "25"),
+            ("exploration", "141"),
+            ("PlainUct", "TRUE"),
+            ("MinimaxWeight", "35"),
+        ] {
+            set(&mut s, &mut r, name, value).unwrap();
+        }
         let c = &s.config;
-        assert!(!c.eval_first_play);
-        assert!((c.fpu_reduction + 0.2).abs() < 1e-12);
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
-        assert!(!c.rules.backward_capture && !c.rules.long_kings);
-        assert_eq!(c.rules.draw_half_moves, 0);
+        assert!(!r.backward_capture && !r.long_kings);
+        assert_eq!(r.draw_half_moves, 0);
         assert_eq!(
             (c.hash_mib, c.threads, c.seed, c.multipv, c.move_overhead_ms),
             (3, 2, 77, 4, 25)
@@ -363,17 +239,19 @@ mod tests {
 
     #[test]
     fn refusals_say_why() {
-        let mut s = Settings::default();
+        let (mut s, mut r) = (Settings::default(), Rules::default());
         assert_eq!(
-            set(&mut s, "Hash", "0").unwrap_err().to_string(),
+            set(&mut s, &mut r, "Hash", "0").unwrap_err().to_string(),
             "option Hash: bad value '0': expected an integer from 1 to 4096"
         );
         assert_eq!(
-            set(&mut s, "Ponder", "yes").unwrap_err().to_string(),
+            set(&mut s, &mut r, "Ponder", "yes")
+                .unwrap_err()
+                .to_string(),
             "option Ponder: bad value 'yes': expected true or false"
         );
         assert_eq!(
-            set(&mut s, "Nope", "1").unwrap_err().to_string(),
+            set(&mut s, &mut r, "Nope", "1").unwrap_err().to_string(),
             "unknown option 'Nope'"
         );
         let spec = lookup("threads").unwrap();

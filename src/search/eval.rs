@@ -155,10 +155,9 @@ pub const CAPTURE_LOOKAHEAD: usize = 4;
 /// move. Captures are forced, so a position whose side to move must capture is worth the best
 /// of its captures for that side (there is no standing pat), not its material as it stands:
 /// after a sacrifice or an exchange, [`evaluate`] alone is off by a man. Looks as many capture
-/// plies ahead as `lists` has move lists (one each), then evaluates statically, with
-/// `contempt` counting the pieces of the position it evaluates (after the captures).
-pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList], contempt: Contempt) -> i32 {
-    let stand = |pos: &Position| with_contempt(evaluate(pos, rules), pos, contempt);
+/// plies ahead as `lists` has move lists (one each), then evaluates statically.
+pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> i32 {
+    let stand = |pos: &Position| evaluate(pos, rules);
     let Some((list, deeper)) = lists.split_first_mut() else {
         return stand(pos);
     };
@@ -170,36 +169,10 @@ pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList], contempt
     for &mv in list.iter() {
         let mut after = *pos;
         after.play_unchecked(mv);
-        let value = -quiescent(&after, rules, deeper, contempt);
+        let value = -quiescent(&after, rules, deeper);
         best = Some(best.map_or(value, |b: i32| b.max(value)));
     }
     best.unwrap_or_else(|| stand(pos))
-}
-
-/// Who a search's contempt is for and how much: `(side, hundredths of a man per piece)`.
-pub type Contempt = (Color, i32);
-
-/// No contempt: evaluations stay symmetric.
-pub const NO_CONTEMPT: Contempt = (Color::Black, 0);
-
-/// `score` (an evaluation of `pos` from the view of its side to move) with contempt: `side`
-/// gains `per_piece` for every piece on the board, its opponent loses as much. Against a
-/// weaker opponent a level king ending is a draw, a middle game with material on it is a
-/// chance: the engine should trade only when the trade buys more than the pieces it takes
-/// off. Measured against the plain-UCT baseline (348 games): at 10,000 iterations a move, 6
-/// per piece scored 321.5 points against 311.5 without (17 draws against 33); at 20 ms a
-/// move 91.4% against 92.2% and 92.7% without, so it is off by default.
-#[inline]
-pub fn with_contempt(score: i32, pos: &Position, (side, per_piece): Contempt) -> i32 {
-    if per_piece == 0 {
-        return score;
-    }
-    let bonus = per_piece * pos.occupied().count() as i32;
-    if pos.side_to_move() == side {
-        score + bonus
-    } else {
-        score - bonus
-    }
 }
 
 /// The evaluation `score` as a win probability in `SCALE` units (logistic).
@@ -305,21 +278,6 @@ mod tests {
     }
 
     #[test]
-    fn contempt_counts_the_pieces_on_the_board_for_one_side() {
-        let rules = Rules::default();
-        // 24 pieces; Black to move.
-        let start = Position::startpos();
-        assert_eq!(with_contempt(0, &start, (Color::Black, 6)), 144);
-        assert_eq!(with_contempt(0, &start, (Color::White, 6)), -144);
-        assert_eq!(with_contempt(37, &start, (Color::White, 0)), 37);
-        // Three pieces, White to move: White's view gains, Black's contempt costs White.
-        let pos = fen::parse("W:W29,30:B25").unwrap();
-        let e = evaluate(&pos, &rules);
-        assert_eq!(with_contempt(e, &pos, (Color::White, 10)), e + 30);
-        assert_eq!(with_contempt(e, &pos, (Color::Black, 10)), e - 30);
-    }
-
-    #[test]
     fn quiescence_plays_out_forced_captures() {
         let rules = Rules::default();
         let mut lists: Vec<MoveList> = (0..CAPTURE_LOOKAHEAD).map(|_| MoveList::new()).collect();
@@ -329,18 +287,15 @@ mod tests {
         let after = fen::parse("W:W:BK32").unwrap();
         assert!(evaluate(&pos, &rules) < -MAN / 2);
         assert_eq!(
-            quiescent(&pos, &rules, &mut lists, NO_CONTEMPT),
+            quiescent(&pos, &rules, &mut lists),
             -evaluate(&after, &rules)
         );
-        assert!(quiescent(&pos, &rules, &mut lists, NO_CONTEMPT) > 2 * MAN);
+        assert!(quiescent(&pos, &rules, &mut lists) > 2 * MAN);
         // Without lists (no lookahead) and without a capture it is the static evaluation.
-        assert_eq!(
-            quiescent(&pos, &rules, &mut [], NO_CONTEMPT),
-            evaluate(&pos, &rules)
-        );
+        assert_eq!(quiescent(&pos, &rules, &mut []), evaluate(&pos, &rules));
         let quiet = Position::startpos();
         assert_eq!(
-            quiescent(&quiet, &rules, &mut lists, NO_CONTEMPT),
+            quiescent(&quiet, &rules, &mut lists),
             evaluate(&quiet, &rules)
         );
         // White takes, then loses its man to the recapture (18x9, 5x14): worth the position
@@ -349,7 +304,7 @@ mod tests {
         let end = fen::parse("W:W:B14").unwrap();
         assert!(evaluate(&exchange, &rules) < -MAN / 2);
         assert_eq!(
-            quiescent(&exchange, &rules, &mut lists, NO_CONTEMPT),
+            quiescent(&exchange, &rules, &mut lists),
             evaluate(&end, &rules)
         );
         assert!(evaluate(&end, &rules) < -MAN / 2);
@@ -357,17 +312,8 @@ mod tests {
         // move in the position scored).
         let halfway = fen::parse("B:W9:B5").unwrap();
         assert_eq!(
-            quiescent(&exchange, &rules, &mut lists[..1], NO_CONTEMPT),
+            quiescent(&exchange, &rules, &mut lists[..1]),
             -evaluate(&halfway, &rules)
-        );
-        // Contempt counts the pieces of the position evaluated, after the exchange (one man),
-        // not before it (three): for the side to move it adds, for the other it costs.
-        let plain = quiescent(&exchange, &rules, &mut lists, NO_CONTEMPT);
-        let mine = (Color::White, 10);
-        assert_eq!(quiescent(&exchange, &rules, &mut lists, mine), plain + 10);
-        assert_eq!(
-            quiescent(&exchange, &rules, &mut lists, (Color::Black, 10)),
-            plain - 10
         );
     }
 }

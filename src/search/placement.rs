@@ -1,10 +1,9 @@
 //! Where a new search thread starts running: not on the core of the thread that started it.
 //!
 //! Linux queues a new thread on its parent's core and moves it to an idle core only when the
-//! load balancer next runs, which on this project's VMs took 2-4 ms: in a 20 ms search the
-//! helper waited behind thread 0 for that long and then shared its core until it was moved
-//! (thread 0's CPU time was 8-15% short of the wall time in 100 ms searches; two threads did
-//! x1.17-1.26 the iterations of one at `go movetime 20`, x1.62-1.89 since). So thread 0 notes
+//! load balancer next runs, milliseconds later: in a short search the helper waited behind
+//! thread 0 for that long and then shared its core until it was moved, and the second thread
+//! bought little (docs/results.md has the figures). So thread 0 notes
 //! its core before it spawns the helpers and yields once afterwards, and each helper's first
 //! act is to leave that core: it narrows its allowed CPUs to the others, which makes the kernel
 //! move it at once, and then restores its mask, so the system stays free to place it later.

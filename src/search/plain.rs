@@ -27,10 +27,7 @@ pub fn params() -> Params {
         playout_plies: PLAIN_PLAYOUT_PLIES,
         // 0.01 of a win.
         unfinished: SCALE / 100,
-        expand_visits: 1,
         eval_cut: 0,
-        playout_policy: false,
         minimax: 0.0,
-        contempt: crate::search::eval::NO_CONTEMPT,
     }
 }

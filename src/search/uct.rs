@@ -7,25 +7,23 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
 use crate::search::eval::{self, CAPTURE_LOOKAHEAD};
 use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
-use crate::search::playout::{Cut, Playout, PlayoutEnd};
+use crate::search::playout::{Playout, PlayoutEnd};
 use crate::search::solver::Proof;
 use crate::search::tree::Tree;
-use crate::search::SearchConfig;
-use crate::types::Color;
+use crate::search::{plain, SearchConfig};
 
 /// How unvisited children are valued.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirstPlay {
-    /// As if visited once with the parent's mean (from the chooser's view) minus a reduction.
-    ParentMean(f64),
     /// Before any visited sibling, in generation order (classic UCB1).
     Infinite,
     /// As if visited once with the child's static evaluation (its minimax value at
-    /// expansion) minus a reduction.
-    Evaluation(f64),
+    /// expansion).
+    Evaluation,
 }
 
-/// The knobs of the iteration. [`Params::uct`] is the engine; [`super::plain`] the baseline.
+/// The knobs of the iteration: [`Params::of`] picks the engine's or the baseline's
+/// ([`super::plain`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// UCB1 exploration constant `c` in `q + c * sqrt(ln N / n)`.
@@ -38,56 +36,49 @@ pub struct Params {
     pub playout_plies: u32,
     /// What an unfinished (cut) playout is worth, in `SCALE` units, to every node on the path.
     pub unfinished: u64,
-    /// A leaf is expanded once it has this many visits.
-    pub expand_visits: u32,
     /// Cut playouts after this many plies and score them by the static evaluation
     /// (0: play to the end).
     pub eval_cut: u32,
-    /// Cut playouts follow the greedy policy ([`Playout::policy_move`]) instead of uniform
-    /// random moves.
-    pub playout_policy: bool,
     /// Weight of the implicit minimax value in selection (0: the mean alone, and no minimax
     /// backups are made).
     pub minimax: f64,
-    /// Contempt for the static evaluations of cut playouts and expansions (see
-    /// [`eval::with_contempt`]), for the side to move at the root.
-    pub contempt: eval::Contempt,
 }
 
 impl Params {
-    /// The engine's search with the strength settings of `config`, for a search whose root
-    /// has `side` to move (the side the contempt is for).
-    pub fn uct(config: &SearchConfig, side: Color) -> Params {
+    /// The iteration `config` asks for: the plain-UCT baseline's, or the engine's.
+    pub fn of(config: &SearchConfig) -> Params {
+        if config.plain_uct {
+            plain::params()
+        } else {
+            Params::uct(config)
+        }
+    }
+
+    /// The engine's search with the strength settings of `config`.
+    pub fn uct(config: &SearchConfig) -> Params {
         Params {
             exploration: config.exploration,
-            first_play: if config.eval_first_play {
-                FirstPlay::Evaluation(config.fpu_reduction)
-            } else {
-                FirstPlay::ParentMean(config.fpu_reduction)
-            },
+            first_play: FirstPlay::Evaluation,
             solver: true,
             // Random games end long before this under the draw rule; with the rule switched
             // off, king endings could shuffle for ever: a cut playout counts as a draw.
             playout_plies: 1_000,
             unfinished: DRAW,
-            expand_visits: 1,
             eval_cut: config.eval_cut,
-            playout_policy: config.playout_policy,
             minimax: config.minimax_weight,
-            contempt: (side, config.contempt),
         }
     }
 
     /// Children get a static evaluation at expansion and minimax values are backed up.
     #[inline]
     pub fn evaluates(&self) -> bool {
-        self.minimax > 0.0 || matches!(self.first_play, FirstPlay::Evaluation(_))
+        self.minimax > 0.0 || self.first_play == FirstPlay::Evaluation
     }
 }
 
 /// What one iteration did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
+pub struct Iteration {
     /// Depth of the tree node the playout started from (root = 0).
     pub depth: u32,
     /// The result for the side to move at the root: win, draw or loss (`None` when cut).
@@ -153,19 +144,11 @@ impl Worker {
     }
 
     /// Expands `index` (at `pos`) with its legal moves, merging moves that lead to the same
-    /// position; the children's evaluations take `contempt`. Returns false when the arena is
-    /// full or the moves do not fit a node.
-    pub fn expand(
-        &mut self,
-        tree: &Tree,
-        index: u32,
-        pos: &Position,
-        rules: &Rules,
-        contempt: eval::Contempt,
-    ) -> bool {
+    /// position. Returns false when the arena is full or the moves do not fit a node.
+    pub fn expand(&mut self, tree: &Tree, index: u32, pos: &Position, rules: &Rules) -> bool {
         generate_moves(pos, rules, &mut self.list);
         let evaluate = Some((pos, rules, &mut self.quiet[..]));
-        expand_with(tree, index, &self.list, evaluate, contempt) == Expansion::Done
+        expand_with(tree, index, &self.list, evaluate) == Expansion::Done
     }
 
     /// Runs one iteration from the root (position `root_pos`, clock `root_clock`).
@@ -178,7 +161,7 @@ impl Worker {
         root_pos: &Position,
         root_clock: u32,
         allowed: &[bool],
-    ) -> Step {
+    ) -> Iteration {
         let mut pos = *root_pos;
         let mut clock = root_clock;
         let mut index = 0u32;
@@ -226,13 +209,14 @@ impl Worker {
                 break Leaf::Proven(DRAW);
             }
             // Visits before this iteration (a shared tree counted this one on the way down).
+            // A leaf is expanded from its second visit on: the first is a playout.
             let before = node.visits().saturating_sub(self.shared as u32);
-            if !expanded && before >= params.expand_visits {
+            if !expanded && before > 0 {
                 generate_moves(&pos, rules, &mut self.list);
                 let evaluate = params
                     .evaluates()
                     .then_some((&pos, rules, &mut self.quiet[..]));
-                match expand_with(tree, index, &self.list, evaluate, params.contempt) {
+                match expand_with(tree, index, &self.list, evaluate) {
                     // Descend once more into the new children and stop at the new leaf.
                     Expansion::Done => {
                         expanded = true;
@@ -244,12 +228,8 @@ impl Worker {
                 }
             }
             let (end, _) = if params.eval_cut > 0 {
-                let cut = Cut {
-                    plies: params.eval_cut,
-                    policy: params.playout_policy,
-                    contempt: params.contempt,
-                };
-                self.playout.run_cut(pos, clock, rules, &mut self.rng, cut)
+                self.playout
+                    .run_cut(pos, clock, rules, &mut self.rng, params.eval_cut)
             } else {
                 self.playout
                     .run(pos, clock, rules, &mut self.rng, params.playout_plies)
@@ -282,7 +262,7 @@ impl Worker {
             self.back_up_minimax(tree);
         }
         let root_child = self.path.get(1).map(|&c| c - tree.root().first_child());
-        Step {
+        Iteration {
             depth,
             outcome,
             root_child,
@@ -378,14 +358,12 @@ enum Expansion {
 
 /// Creates the children of `index` from `moves`. Only the thread that claims the node writes
 /// its children; the others are told [`Expansion::Busy`]. With `evaluate` (the node's
-/// position and the rules), each child's minimax value starts as its static evaluation (with
-/// `contempt`).
+/// position and the rules), each child's minimax value starts as its static evaluation.
 fn expand_with(
     tree: &Tree,
     index: u32,
     moves: &MoveList,
     mut evaluate: Option<(&Position, &Rules, &mut [MoveList])>,
-    contempt: eval::Contempt,
 ) -> Expansion {
     // Merge moves with the same effect (a king's loop in either order): one child each.
     let mut count = 0usize;
@@ -417,7 +395,7 @@ fn expand_with(
                 after.play_unchecked(m);
                 // The evaluation is for the side to move there; the child's values are for
                 // the player who moved into it.
-                let score = eval::quiescent(&after, rules, lists, contempt);
+                let score = eval::quiescent(&after, rules, lists);
                 child.set_minimax((SCALE - eval::to_value(score)) as u16);
             }
             at += 1;
@@ -475,8 +453,8 @@ impl UcbTables {
     }
 
     /// `ln(v)` for `v >= TABLED` without the library's logarithm: the parents near the root
-    /// are past the tables and need one on every iteration, and a profile put a tenth of a
-    /// one-thread search's samples in the call (timed, the gain is 0-3.5%, README). With
+    /// are past the tables and need one on every iteration, where a profile found the
+    /// library call a visible share of a one-thread search (docs/results.md). With
     /// `v = m 2^s + r`, `m` in `TABLED/2..TABLED`:
     /// `ln v = ln m + s ln 2 + ln(1 + x)`, `x = r / (m 2^s) < 2 / TABLED`, and two terms of the
     /// series for `ln(1 + x)` leave an error below `x^3 / 3`, about `1e-10`.
@@ -510,17 +488,9 @@ pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool], in_fli
     let tables: &UcbTables = &UCB_TABLES;
     let parent = tree.node(index);
     let c_log = params.exploration * tables.sqrt_ln(parent.visits().saturating_sub(in_flight));
-    let first_play = match params.first_play {
-        FirstPlay::ParentMean(reduction) => {
-            // The parent's mean is from its mover's view; the chooser is the other player.
-            let q = parent.mean().map_or(0.5, |m| 1.0 - m);
-            q - reduction + c_log
-        }
-        FirstPlay::Infinite => f64::INFINITY,
-        // Per child, below.
-        FirstPlay::Evaluation(reduction) => c_log - reduction,
-    };
-    let eval_first = matches!(params.first_play, FirstPlay::Evaluation(_));
+    let eval_first = params.first_play == FirstPlay::Evaluation;
+    // For first play by evaluation, each child adds its own evaluation below.
+    let first_play = if eval_first { c_log } else { f64::INFINITY };
     let mut best = u32::MAX;
     let mut best_score = f64::NEG_INFINITY;
     let mut fallback = parent.first_child();
@@ -598,7 +568,7 @@ mod tests {
     /// different, deeper tree than one).
     #[test]
     fn a_shared_worker_alone_searches_as_a_plain_one() {
-        let params = Params::uct(&SearchConfig::default(), Color::Black);
+        let params = Params::uct(&SearchConfig::default());
         let rules = Rules::default();
         let pos =
             fen::parse("B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12").unwrap();
@@ -652,14 +622,14 @@ mod tests {
             minimax_weight: 0.3,
             ..SearchConfig::default()
         };
-        let params = Params::uct(&config, Color::White);
+        let params = Params::uct(&config);
         let rules = Rules::default();
         // A capture is pending for White: 22x15 wins a man, so the root's best child is
         // worth more than a level position to White.
         let pos = fen::parse("W:W22,25,29,30,31,32:B1,2,3,18,10").unwrap();
         let tree = Tree::with_budget(1 << 20);
         let mut worker = Worker::new(Xoshiro256PlusPlus::seed_from_u64(5));
-        assert!(worker.expand(&tree, 0, &pos, &rules, params.contempt));
+        assert!(worker.expand(&tree, 0, &pos, &rules));
         for _ in 0..3000 {
             worker.iterate(&tree, &params, &rules, &pos, 0, &[]);
         }

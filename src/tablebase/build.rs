@@ -101,6 +101,9 @@ pub struct BuildReport {
 
 /// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`.
 pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<BuildReport, TbError> {
+    if opts.rules.draw_half_moves > MAX_DISTANCE {
+        return Err(TbError::DrawRuleTooLong(opts.rules.draw_half_moves));
+    }
     std::fs::create_dir_all(&opts.dir).map_err(|e| TbError::io(&opts.dir, &e))?;
     // Tables of other rules are refused; a damaged file is only rebuilt.
     for (path, header) in format::scan_all(&opts.dir)? {

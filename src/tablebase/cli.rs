@@ -3,44 +3,15 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::{ArgAction, Args, Subcommand};
+use clap::{Args, Subcommand};
 
-use crate::board::{fen, Rules};
+use crate::board::fen;
+use crate::cli::GameRuleFlags;
 use crate::tablebase::build::{build, BuildOptions};
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::progress::Progress;
-use crate::tablebase::solve::MAX_DISTANCE;
 use crate::tablebase::verify::verify;
 use crate::tablebase::Tablebase;
-
-/// The rule flags, named as in every other subcommand.
-#[derive(Args, Clone, Debug)]
-pub struct RuleArgs {
-    /// Men capture backward.
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set)]
-    pub backward_capture: bool,
-    /// Kings fly.
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set)]
-    pub long_kings: bool,
-    /// English checkers: both switches off.
-    #[arg(long, conflicts_with_all = ["backward_capture", "long_kings"])]
-    pub english: bool,
-    /// Half-moves without capture or crowning that draw the game (0: no draw rule).
-    #[arg(long, value_name = "D", default_value_t = 80,
-          value_parser = clap::value_parser!(u32).range(0..=MAX_DISTANCE as i64))]
-    pub draw_half_moves: u32,
-}
-
-impl RuleArgs {
-    /// The rules these flags name.
-    pub fn rules(&self) -> Rules {
-        Rules {
-            backward_capture: self.backward_capture && !self.english,
-            long_kings: self.long_kings && !self.english,
-            draw_half_moves: self.draw_half_moves,
-        }
-    }
-}
 
 /// `buffgreen tb ...`.
 #[derive(Args, Debug)]
@@ -72,7 +43,7 @@ pub struct BuildArgs {
     pub dir: PathBuf,
     #[command(flatten)]
     /// Rules.
-    pub rules: RuleArgs,
+    pub rules: GameRuleFlags,
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
@@ -92,7 +63,7 @@ pub struct ProbeArgs {
     pub clock: u32,
     #[command(flatten)]
     /// Rules.
-    pub rules: RuleArgs,
+    pub rules: GameRuleFlags,
 }
 
 /// `tb verify`.

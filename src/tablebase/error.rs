@@ -71,6 +71,9 @@ pub enum TbError {
     /// A table needed to build or check another is missing.
     #[error("missing table {0} (build the smaller slices first)")]
     Missing(String),
+    /// A draw rule longer than an entry can count.
+    #[error("DrawHalfMoves {0} is above 127, the longest distance a table entry holds")]
+    DrawRuleTooLong(u32),
     /// A distance does not fit an entry.
     #[error("slice {0}: a distance exceeds 127 plies, which entries cannot hold")]
     TooDeep(String),

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::board::{fen, Game, Position};
+use crate::board::{fen, Game, Position, Rules};
 use crate::search::{Control, Limits, SearchConfig, Searcher};
 
 /// The positions searched: the start, openings, middle games and endings with kings.
@@ -45,22 +45,28 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position with `nodes` iterations under `config` (its seed included).
-pub fn run(config: &SearchConfig, nodes: u64) -> BenchReport {
+/// Searches every bench position with `nodes` iterations under `config` (its seed included)
+/// and `rules`.
+pub fn run(config: &SearchConfig, rules: &Rules, nodes: u64) -> BenchReport {
     let positions: Vec<Position> = POSITIONS
         .iter()
         .filter_map(|t| fen::parse(t).ok())
         .collect();
-    run_on(config, nodes, &positions)
+    run_on(config, rules, nodes, &positions)
 }
 
 /// Searches each of `positions` with `nodes` iterations under `config`, each with a fresh
 /// tree (`bench --fen`: the speed of chosen positions, such as one middle game).
-pub fn run_on(config: &SearchConfig, nodes: u64, positions: &[Position]) -> BenchReport {
+pub fn run_on(
+    config: &SearchConfig,
+    rules: &Rules,
+    nodes: u64,
+    positions: &[Position],
+) -> BenchReport {
     let mut total = 0;
     let mut elapsed = Duration::ZERO;
     for &pos in positions {
-        let game = Game::new(pos, 0, config.rules);
+        let game = Game::new(pos, 0, *rules);
         let mut searcher = Searcher::new(config);
         let limits = Limits {
             nodes: Some(nodes),

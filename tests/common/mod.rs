@@ -329,19 +329,6 @@ struct Sequence {
     touched_far_row: bool,
 }
 
-/// The four settings of the two switches, draw rule at its default.
-pub fn all_rules() -> [Rules; 4] {
-    let mut out = [Rules::default(); 4];
-    for (i, (b, l)) in [(true, true), (true, false), (false, true), (false, false)]
-        .into_iter()
-        .enumerate()
-    {
-        out[i].backward_capture = b;
-        out[i].long_kings = l;
-    }
-    out
-}
-
 /// A short name for a rule setting, for failure messages.
 pub fn rules_name(r: &Rules) -> String {
     format!(

@@ -1,6 +1,6 @@
 //! Move notation: the long form out and in, the short form of a capture, and exact errors.
 
-use crate::common::{all_rules, arb_board};
+use crate::common::arb_board;
 use buffgreen::board::notation::{parse_move, parse_squares};
 use buffgreen::board::{fen, generate_moves, MoveList, Position, Rules};
 use proptest::prelude::*;
@@ -168,7 +168,7 @@ proptest! {
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..80)) {
         let text = String::from_utf8_lossy(&bytes);
         let p = Position::startpos();
-        for r in all_rules() {
+        for r in Rules::ALL {
             if let Err(e) = parse_move(&p, &r, &text) {
                 prop_assert!(!e.to_string().chars().any(char::is_control), "{:?}", e.to_string());
             }
@@ -182,7 +182,7 @@ proptest! {
         text in "[0-9xX\\- ]{0,24}",
     ) {
         let p = board.position();
-        for r in all_rules() {
+        for r in Rules::ALL {
             match parse_move(&p, &r, &text) {
                 // Whatever is found is a legal move.
                 Ok(mv) => {
@@ -198,7 +198,7 @@ proptest! {
     #[test]
     fn every_legal_move_reads_back_from_its_long_form(board in arb_board()) {
         let p = board.position();
-        for r in all_rules() {
+        for r in Rules::ALL {
             let mut list = MoveList::new();
             generate_moves(&p, &r, &mut list);
             for mv in list.iter() {

@@ -16,22 +16,6 @@ use buffgreen::protocol::{self, Command, Flow, Output, Session};
 use buffgreen::search::Limits;
 use buffgreen::types::{Color, Move, Square};
 
-/// The four rule settings (`BackwardCapture` x `LongKings`).
-pub const ALL_RULES: [Rules; 4] = [
-    Rules::BUFF_AND_GREEN,
-    Rules {
-        backward_capture: true,
-        long_kings: false,
-        draw_half_moves: 80,
-    },
-    Rules {
-        backward_capture: false,
-        long_kings: true,
-        draw_half_moves: 80,
-    },
-    Rules::ENGLISH,
-];
-
 /// Positions the move parser is tried against: the start, a king loop whose short form is
 /// ambiguous, flying kings with long captures both ways, a man that crowns mid-capture, and a
 /// finished game.
@@ -90,7 +74,7 @@ pub fn assert_position_sound(pos: &Position) {
 // Move parser
 
 /// Move target. The first byte picks the rule set (its low two bits, an index into
-/// [`ALL_RULES`]) and the position (the rest, modulo the length of [`MOVE_FENS`]); the other
+/// [`Rules::ALL`]) and the position (the rest, modulo the length of [`MOVE_FENS`]); the other
 /// bytes are the move text, or `FEN|move` to use that FEN instead when it parses. A parsed
 /// move must be legal, have the ends the text names, and its long form must parse back to it;
 /// a refusal must be consistent with the legal moves (see [`check_move_in`]).
@@ -101,7 +85,7 @@ pub fn check_move(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let rules = &ALL_RULES[usize::from(pick & 3)];
+    let rules = &Rules::ALL[usize::from(pick & 3)];
     let fixed = MOVE_FENS[usize::from(pick >> 2) % MOVE_FENS.len()];
     let (pos, mv_text) = match text.split_once('|') {
         Some((f, m)) if fen::parse(f).is_ok() => (fen::parse(f), m),
@@ -265,7 +249,8 @@ fn step(session: &mut Session, captured: &Captured, line: &[u8]) -> Flow {
         }
     }
     let game = session.engine().game().clone();
-    assert_game_sound(&game, &session.engine().config().rules);
+    // The game is the one source of the rules: its moves must replay under them.
+    assert_game_sound(&game, game.rules());
     let refused = new.len() == 1 && new[0].starts_with("info string error: ");
     let unchanged = game == game_before && session.engine().settings() == &settings_before;
     if refused {

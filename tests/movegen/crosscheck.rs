@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::common::{all_rules, random_board, random_crowning_board, rules_name, RefBoard};
+use crate::common::{random_board, random_crowning_board, rules_name, RefBoard};
 use buffgreen::board::{
     count_moves, fen, generate_moves, has_captures, has_moves, MoveList, Position, Rules,
 };
@@ -87,7 +87,7 @@ fn compare(board: &RefBoard, rules: &Rules) {
 
 /// Compares under all four switch settings; returns how many comparisons were made.
 fn compare_all(board: &RefBoard) -> usize {
-    for rules in all_rules() {
+    for rules in Rules::ALL {
         compare(board, &rules);
     }
     4
@@ -141,7 +141,7 @@ fn men_next_to_their_crowning_rows_agree() {
 fn positions_from_random_games_agree() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xB0FF_0003);
     let mut compared = 0;
-    for rules in all_rules() {
+    for rules in Rules::ALL {
         for _ in 0..50 {
             let mut board = RefBoard::from_position(&Position::startpos());
             for _ply in 0..200 {
@@ -181,7 +181,7 @@ fn perft_agrees_with_reference_generator() {
     for text in positions {
         let pos = fen::parse(text).expect("valid FEN");
         let board = RefBoard::from_position(&pos);
-        for rules in all_rules() {
+        for rules in Rules::ALL {
             assert_eq!(
                 perft(&pos, &rules, 5),
                 ref_perft(&board, &rules, 5),
@@ -196,7 +196,7 @@ fn perft_agrees_with_reference_generator() {
 fn divide_agrees_with_reference_generator() {
     let pos = Position::startpos();
     let board = RefBoard::from_position(&pos);
-    for rules in all_rules() {
+    for rules in Rules::ALL {
         let mut ours: Vec<(String, u64)> = divide(&pos, &rules, 6, 2)
             .into_iter()
             .map(|(m, n)| (m.to_string(), n))

@@ -4,9 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::common::{
-    all_rules, arb_board, far_row, file_of, forward_row, row_of, square_at, Cell, RefBoard,
-};
+use crate::common::{arb_board, far_row, file_of, forward_row, row_of, square_at, Cell, RefBoard};
 use buffgreen::board::{
     count_moves, fen, generate_moves, has_captures, has_moves, MoveList, Position, Rules,
 };
@@ -148,7 +146,7 @@ fn check_move(pos: &Position, rules: &Rules, mv: Move) -> Result<(), String> {
 
 fn check_position(board: &RefBoard) -> Result<(), TestCaseError> {
     let pos = board.position();
-    for rules in all_rules() {
+    for rules in Rules::ALL {
         let where_ = format!("{} under {rules:?}", fen::write(&pos));
         let mut list = MoveList::new();
         generate_moves(&pos, &rules, &mut list);

@@ -4,7 +4,7 @@
 use buffgreen::board::Rules;
 use buffgreen::tablebase::{Tablebase, Value};
 
-use crate::common::{all_rules, rules_name};
+use crate::common::rules_name;
 use crate::solver::{all_boards, Graph, Solved};
 use crate::tables;
 
@@ -41,7 +41,7 @@ fn three_pieces_agree_with_the_independent_solver() {
     let boards = all_boards();
     assert_eq!(boards.len(), 2 * (3_488 + 196_032));
     // Two rule settings at a time: each graph holds a few hundred MB.
-    for pair in all_rules().chunks(2) {
+    for pair in Rules::ALL.chunks(2) {
         std::thread::scope(|s| {
             for &rules in pair {
                 let boards = boards.clone();

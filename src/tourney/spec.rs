@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::error::ArenaError;
+use super::error::TourneyError;
 use super::tc::Limit;
 
 /// How to start one engine and what to tell it before the first game.
@@ -28,8 +28,8 @@ impl EngineSpec {
     /// argument, repeatable), `name`, `dir`, `option.<Name>` (repeatable), and one of `tc`,
     /// `movetime` (ms), `nodes` for a limit of its own. `each` holds fields
     /// given to every engine (`--each`); the engine's own fields come after and win.
-    pub fn parse(text: &str, each: &str) -> Result<EngineSpec, ArenaError> {
-        let bad = |why: String| ArenaError::Spec {
+    pub fn parse(text: &str, each: &str) -> Result<EngineSpec, TourneyError> {
+        let bad = |why: String| TourneyError::Spec {
             spec: text.to_string(),
             why,
         };

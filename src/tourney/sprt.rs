@@ -16,8 +16,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::error::ArenaError;
-use super::stats::{expected_score, Tally};
+use super::error::TourneyError;
+use super::stats::{expected_score, Record};
 
 /// Which observations the test counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,11 +53,11 @@ pub enum Decision {
 }
 
 impl FromStr for Sprt {
-    type Err = ArenaError;
+    type Err = TourneyError;
 
     /// `elo0=0 elo1=10 alpha=0.05 beta=0.05 [model=pentanomial|trinomial]`.
-    fn from_str(text: &str) -> Result<Sprt, ArenaError> {
-        let bad = |why: &str| ArenaError::Sprt {
+    fn from_str(text: &str) -> Result<Sprt, TourneyError> {
+        let bad = |why: &str| TourneyError::Sprt {
             text: text.to_string(),
             why: why.to_string(),
         };
@@ -130,7 +130,7 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of `t` (from the first engine's view).
-    pub fn llr(&self, t: &Tally) -> f64 {
+    pub fn llr(&self, t: &Record) -> f64 {
         let (counts, xs): (Vec<f64>, Vec<f64>) = match self.model {
             Model::Trinomial => (
                 vec![t.losses as f64, t.draws as f64, t.wins as f64],
@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn llr_matches_hand_computation() {
         let mut s: Sprt = "elo0=0 elo1=10 model=trinomial".parse().unwrap();
-        let t = Tally {
+        let t = Record {
             wins: 60,
             draws: 20,
             losses: 20,
@@ -210,12 +210,12 @@ mod tests {
         assert!((s.llr(&t) - 1.728_118_38).abs() < 1e-6, "{}", s.llr(&t));
         s.model = Model::Pentanomial;
         assert!((s.llr(&t) - 0.671_060_23).abs() < 1e-6, "{}", s.llr(&t));
-        assert_eq!(s.llr(&Tally::default()), 0.0);
+        assert_eq!(s.llr(&Record::default()), 0.0);
         // All pairs won: the 12th won pair is the first to pass the upper bound.
-        let sweep = |pairs: u32| Tally {
+        let sweep = |pairs: u32| Record {
             wins: 2 * pairs,
             pairs: [0, 0, 0, 0, pairs],
-            ..Tally::default()
+            ..Record::default()
         };
         assert_eq!(s.decide(s.llr(&sweep(11))), None);
         assert_eq!(s.decide(s.llr(&sweep(12))), Some(Decision::H1));

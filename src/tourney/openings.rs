@@ -3,7 +3,7 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::error::ArenaError;
+use super::error::TourneyError;
 use crate::board::{fen, Game, GameResult, Position, Rules};
 
 /// A starting point: the game after the opening moves (its start is the standard position
@@ -20,8 +20,8 @@ pub struct Opening {
 /// a FEN, a field of moves (`9-13 22-18 10-15`) is played from the standard start, other
 /// fields (a number) are ignored. With both, the moves are played and must reach the FEN.
 /// Blank lines and lines starting with `#` are skipped.
-pub fn load(path: &str, rules: &Rules) -> Result<Vec<Opening>, ArenaError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ArenaError::Io {
+pub fn load(path: &str, rules: &Rules) -> Result<Vec<Opening>, TourneyError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TourneyError::Io {
         path: path.to_string(),
         source,
     })?;
@@ -31,7 +31,7 @@ pub fn load(path: &str, rules: &Rules) -> Result<Vec<Opening>, ArenaError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = |why: String| ArenaError::Opening {
+        let bad = |why: String| TourneyError::Opening {
             file: path.to_string(),
             line: i + 1,
             why,
@@ -39,7 +39,7 @@ pub fn load(path: &str, rules: &Rules) -> Result<Vec<Opening>, ArenaError> {
         out.push(parse_line(line, rules).map_err(bad)?);
     }
     if out.is_empty() {
-        return Err(ArenaError::Opening {
+        return Err(TourneyError::Opening {
             file: path.to_string(),
             line: 0,
             why: "no openings".to_string(),
@@ -155,7 +155,7 @@ mod tests {
     fn shared_deck_is_legal_under_both_rule_sets() {
         for rules in [Rules::BUFF_AND_GREEN, Rules::ENGLISH] {
             let deck = load(
-                concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings-3move.tsv"),
+                concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv"),
                 &rules,
             )
             .unwrap();

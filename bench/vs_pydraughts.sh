@@ -3,10 +3,10 @@
 # mandatory, at equal time per move, over the 174 three-move openings, each played with both
 # colours (348 games). The issue asks for a score of 90% or more.
 #
-#   scripts/vs_pydraughts.sh [MOVETIME_MS] [-- extra `buffgreen match` arguments]
+#   bench/vs_pydraughts.sh [MOVETIME_MS] [-- extra `buffgreen match` arguments]
 #
-# scripts/install-pydraughts.sh installs the opponent (pinned py-draughts in a venv under
-# target/); scripts/pydraughts_engine.py puts our protocol around it and runs SimpleEngine's
+# bench/install-pydraughts.sh installs the opponent (pinned py-draughts in a venv under
+# target/); bench/pydraughts_engine.py puts our protocol around it and runs SimpleEngine's
 # alpha-beta by iterative deepening against a deadline. Both sides get `go movetime MS`
 # (default 100): ours with MoveOverhead 0 thinks the full time, the adapter stops
 # MoveOverhead (5) ms early to leave room for Python to answer. 100 ms lets SimpleEngine
@@ -30,15 +30,15 @@ if [[ "${1:-}" =~ ^[0-9]+$ ]]; then
     shift
 fi
 [ "${1:-}" = -- ] && shift
-py=$(scripts/install-pydraughts.sh | tail -n 1)
+py=$(bench/install-pydraughts.sh | tail -n 1)
 cargo build --release -q
 bin=target/release/buffgreen
 pdn=${PDN:-target/vs_pydraughts.pdn}
 "$bin" match --english \
     --engine "cmd=$bin name=buffgreen option.MoveOverhead=0 option.Threads=1 option.Hash=64" \
-    --engine "cmd=$py arg=scripts/pydraughts_engine.py name=SimpleEngine option.MoveOverhead=5" \
+    --engine "cmd=$py arg=bench/pydraughts_engine.py name=SimpleEngine option.MoveOverhead=5" \
     --movetime "$ms" \
-    --openings tests/data/openings-3move.tsv \
+    --openings openings/3move.tsv \
     --concurrency "${CONCURRENCY:-1}" \
     --time-margin "${MARGIN:-30000}" --reply-timeout 60000 --pdn "$pdn" --pdn-always-fen "$@"
 "$bin" match --verify-pdn "$pdn"

@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::error::ArenaError;
+use super::error::TourneyError;
 
 /// A per-game time control: `base` seconds for `moves` moves (or the whole game), plus
 /// `increment` after every move.
@@ -19,11 +19,11 @@ pub struct TimeControl {
 }
 
 impl FromStr for TimeControl {
-    type Err = ArenaError;
+    type Err = TourneyError;
 
     /// `40/60+0.6`, `60+0.6`, `60`, `40/60` (seconds, decimals allowed).
-    fn from_str(text: &str) -> Result<TimeControl, ArenaError> {
-        let bad = || ArenaError::TimeControl(text.to_string());
+    fn from_str(text: &str) -> Result<TimeControl, TourneyError> {
+        let bad = || TourneyError::TimeControl(text.to_string());
         let t = text.trim();
         let (moves, rest) = match t.split_once('/') {
             Some((m, r)) => {
@@ -94,9 +94,10 @@ pub enum Limit {
 impl Limit {
     /// The limit named by an engine spec field or command-line option: `tc` (a time control),
     /// `movetime` (milliseconds, > 0) or `nodes` (> 0); `None` for other keys.
-    pub fn from_field(key: &str, value: &str) -> Option<Result<Limit, ArenaError>> {
+    pub fn from_field(key: &str, value: &str) -> Option<Result<Limit, TourneyError>> {
         let positive = |v: &str| v.parse::<u64>().ok().filter(|&n| n > 0);
-        let bad = || ArenaError::Config(format!("bad {key} '{value}': expected a number above 0"));
+        let bad =
+            || TourneyError::Config(format!("bad {key} '{value}': expected a number above 0"));
         Some(match key {
             "tc" => value.parse().map(Limit::Clock),
             "movetime" => positive(value)

@@ -3,7 +3,7 @@
 # both colours (348 games unless `-- --games N` says otherwise), one game at a time: the
 # Threads 2 engine needs both cores while it thinks, and the opponent does not ponder.
 #
-#   scripts/threads_match.sh [MOVETIME_MS] [-- extra `buffgreen match` arguments]
+#   bench/threads_match.sh [MOVETIME_MS] [-- extra `buffgreen match` arguments]
 #
 # MOVETIME_MS defaults to 20. Both engines get MoveOverhead 0, so both think the full time;
 # the referee's tolerance is widened to 50 ms so that scheduler noise on a busy machine is not
@@ -21,6 +21,6 @@ bin=target/release/buffgreen
     --engine "cmd=$bin name=threads2 option.Threads=2" \
     --engine "cmd=$bin name=threads1 option.Threads=1" \
     --each "option.Hash=64 option.MoveOverhead=0 option.Ponder=false" \
-    --openings tests/data/openings-3move.tsv --movetime "$movetime" \
+    --openings openings/3move.tsv --movetime "$movetime" \
     --concurrency 1 --time-margin 50 --pdn target/threads.pdn "$@"
 "$bin" match --verify-pdn target/threads.pdn

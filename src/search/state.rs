@@ -1,8 +1,9 @@
-//! The state of one search: the root, the statistics for `info`, and what the time manager
-//! and the final answer read off the tree.
+//! The state of one search that every search thread shares: the root, the iteration
+//! parameters, the statistics for `info`, and what the time manager and the final answer read
+//! off the tree.
 //!
-//! A `Run` is shared by the search threads (`&Run`): each thread brings its own [`Worker`] and
-//! keeps its statistics in its own tally, which thread 0 sums for `info`.
+//! Each thread brings its own [`Worker`] and keeps its statistics in its own
+//! [`ThreadStats`], which thread 0 sums for `info`.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -14,13 +15,13 @@ use crate::board::{Game, Position, Rules};
 use crate::search::padded::CachePadded;
 use crate::search::tree::Tree;
 use crate::search::uct::{Outcome, Params, Worker};
-use crate::search::{plain, report, solver, time, SearchConfig, SearchInfo, SearchOutcome};
+use crate::search::{report, solver, time, SearchConfig, SearchInfo, SearchOutcome};
 use crate::types::Move;
 
 /// The state of one search. Every thread reads it on every iteration; it is aligned to cache
 /// lines so that nothing thread 0 writes (its stack) shares a line with it.
 #[repr(align(128))]
-pub(super) struct Run {
+pub(super) struct SearchState {
     params: Params,
     pub(super) rules: Rules,
     pub(super) pos: Position,
@@ -29,23 +30,23 @@ pub(super) struct Run {
     seed: u64,
     /// Root children that may be played (by index in the block); empty: all.
     allowed: Vec<bool>,
-    /// One tally per search thread (see [`Tally`]).
-    tallies: Vec<Tally>,
+    /// One per search thread.
+    stats: Vec<ThreadStats>,
     pub(super) start: Instant,
     /// Iterations handed out (the `nodes` limit is checked against it, across threads), in
-    /// chunks: a thread claims several at once and counts them off in its own tally.
+    /// chunks: a thread claims several at once and counts them off in its own stats.
     claimed: CachePadded<AtomicU64>,
 }
 
 /// The statistics of one search thread, on cache lines of their own.
 ///
-/// Only the owning thread writes its tally, with plain relaxed loads and stores (no locked
+/// Only the owning thread writes its statistics, with plain relaxed loads and stores (no locked
 /// read-modify-write); thread 0 reads all of them for `info`. Counters shared by every thread
 /// would be written by both cores on every iteration, and the cache line bouncing between
 /// them cost more than the iteration itself (two threads searched slower than one).
 #[derive(Default)]
 #[repr(align(128))]
-struct Tally {
+struct ThreadStats {
     /// Iterations done.
     iterations: AtomicU64,
     depth_sum: AtomicU64,
@@ -56,7 +57,7 @@ struct Tally {
     counts: Vec<[AtomicU64; 3]>,
 }
 
-impl Tally {
+impl ThreadStats {
     /// Adds `n` to a counter only this thread writes.
     #[inline]
     fn bump(counter: &AtomicU64, n: u64) {
@@ -68,9 +69,9 @@ impl Tally {
 /// which finished its share waits little for the others, large enough that claiming is rare.
 const CLAIM_CHUNK: u64 = 256;
 
-/// What [`Run::step`] did.
+/// What [`SearchState::step`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stepped {
+pub(super) enum StepResult {
     /// One iteration.
     Done,
     /// One iteration, and the arena was too full to expand a leaf.
@@ -79,23 +80,18 @@ pub(super) enum Stepped {
     Exhausted,
 }
 
-impl Run {
+impl SearchState {
     /// The state of a search of `game` that began at `start`.
-    pub(super) fn new(config: &SearchConfig, game: &Game, start: Instant) -> Run {
-        let params = if config.plain_uct {
-            plain::params()
-        } else {
-            Params::uct(config, game.position().side_to_move())
-        };
-        Run {
-            params,
+    pub(super) fn new(config: &SearchConfig, game: &Game, start: Instant) -> SearchState {
+        SearchState {
+            params: Params::of(config),
             rules: *game.rules(),
             pos: *game.position(),
             clock: game.clock(),
             multipv: config.multipv.max(1),
             seed: config.seed,
             allowed: Vec::new(),
-            tallies: vec![Tally::default()],
+            stats: vec![ThreadStats::default()],
             start,
             claimed: CachePadded(AtomicU64::new(0)),
         }
@@ -106,7 +102,9 @@ impl Run {
     /// (2^128 draws apart, so the streams never overlap). With several threads every worker
     /// counts visits on the way down (virtual loss). Worker `i` must step with slot `i`.
     pub(super) fn workers(&mut self, threads: usize) -> Vec<CachePadded<Worker>> {
-        self.tallies = (0..threads.max(1)).map(|_| Tally::default()).collect();
+        self.stats = (0..threads.max(1))
+            .map(|_| ThreadStats::default())
+            .collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed);
         (0..threads.max(1))
             .map(|_| {
@@ -121,17 +119,9 @@ impl Run {
             .collect()
     }
 
-    /// The contempt of this search's evaluations.
-    pub(super) fn contempt(&self) -> crate::search::eval::Contempt {
-        self.params.contempt
-    }
-
     /// Iterations done so far (all threads).
     pub(super) fn iterations(&self) -> u64 {
-        self.tallies
-            .iter()
-            .map(|t| t.iterations.load(Relaxed))
-            .sum()
+        self.stats.iter().map(|t| t.iterations.load(Relaxed)).sum()
     }
 
     /// Restricts the root to `searchmoves` (none: every move); returns how many root
@@ -139,8 +129,8 @@ impl Run {
     pub(super) fn mask_root(&mut self, tree: &Tree, searchmoves: &[Move]) -> usize {
         let children = tree.root().children();
         self.allowed = report::allowed(tree, 0, searchmoves);
-        for tally in &mut self.tallies {
-            tally.counts = children.clone().map(|_| Default::default()).collect();
+        for stats in &mut self.stats {
+            stats.counts = children.clone().map(|_| Default::default()).collect();
         }
         if self.allowed.is_empty() {
             children.len()
@@ -149,7 +139,7 @@ impl Run {
         }
     }
 
-    /// One iteration by `worker`, the search thread with tally `slot`, unless the `nodes`
+    /// One iteration by `worker`, the search thread with statistics `slot`, unless the `nodes`
     /// limit (counted over all threads) is used up.
     #[inline]
     pub(super) fn step(
@@ -158,24 +148,24 @@ impl Run {
         worker: &mut Worker,
         slot: usize,
         nodes: Option<u64>,
-    ) -> Stepped {
-        let Some(tally) = self.tallies.get(slot) else {
-            return Stepped::Exhausted;
+    ) -> StepResult {
+        let Some(mine) = self.stats.get(slot) else {
+            return StepResult::Exhausted;
         };
         if let Some(limit) = nodes {
-            let granted = tally.granted.load(Relaxed);
+            let granted = mine.granted.load(Relaxed);
             if granted > 0 {
-                tally.granted.store(granted - 1, Relaxed);
+                mine.granted.store(granted - 1, Relaxed);
             } else {
-                let chunk = (limit / (64 * self.tallies.len() as u64)).clamp(1, CLAIM_CHUNK);
+                let chunk = (limit / (64 * self.stats.len() as u64)).clamp(1, CLAIM_CHUNK);
                 let before = self.claimed.fetch_add(chunk, Relaxed);
                 if before >= limit {
-                    return Stepped::Exhausted;
+                    return StepResult::Exhausted;
                 }
-                tally.granted.store(chunk.min(limit - before) - 1, Relaxed);
+                mine.granted.store(chunk.min(limit - before) - 1, Relaxed);
             }
         }
-        let step = worker.iterate(
+        let iteration = worker.iterate(
             tree,
             &self.params,
             &self.rules,
@@ -183,25 +173,25 @@ impl Run {
             self.clock,
             &self.allowed,
         );
-        Tally::bump(&tally.iterations, 1);
-        Tally::bump(&tally.depth_sum, step.depth as u64);
-        if step.depth > tally.seldepth.load(Relaxed) {
-            tally.seldepth.store(step.depth, Relaxed);
+        ThreadStats::bump(&mine.iterations, 1);
+        ThreadStats::bump(&mine.depth_sum, iteration.depth as u64);
+        if iteration.depth > mine.seldepth.load(Relaxed) {
+            mine.seldepth.store(iteration.depth, Relaxed);
         }
-        if let (Some(outcome), Some(k)) = (step.outcome, step.root_child) {
+        if let (Some(outcome), Some(k)) = (iteration.outcome, iteration.root_child) {
             let slot = match outcome {
                 Outcome::Win => 0,
                 Outcome::Draw => 1,
                 Outcome::Loss => 2,
             };
-            if let Some(c) = tally.counts.get(k as usize) {
-                Tally::bump(&c[slot], 1);
+            if let Some(c) = mine.counts.get(k as usize) {
+                ThreadStats::bump(&c[slot], 1);
             }
         }
-        if step.full {
-            Stepped::Full
+        if iteration.full {
+            StepResult::Full
         } else {
-            Stepped::Done
+            StepResult::Done
         }
     }
 
@@ -252,9 +242,9 @@ impl Run {
             s if s > 0.0 => (iterations as f64 / s) as u64,
             _ => 0,
         };
-        let depth_sum: u64 = self.tallies.iter().map(|t| t.depth_sum.load(Relaxed)).sum();
+        let depth_sum: u64 = self.stats.iter().map(|t| t.depth_sum.load(Relaxed)).sum();
         let seldepth = self
-            .tallies
+            .stats
             .iter()
             .map(|t| t.seldepth.load(Relaxed))
             .max()
@@ -272,8 +262,8 @@ impl Run {
                 let node = tree.node(c);
                 let child = (c - first) as usize;
                 let mut counts = [0u64; 3];
-                for tally in &self.tallies {
-                    if let Some(t) = tally.counts.get(child) {
+                for thread in &self.stats {
+                    if let Some(t) = thread.counts.get(child) {
                         for (sum, x) in counts.iter_mut().zip(t) {
                             *sum += x.load(Relaxed);
                         }

@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use super::error::ArenaError;
+use super::error::TourneyError;
 use crate::board::{fen, Game, Position, Rules};
 
 /// What the writer needs besides the game itself.
@@ -151,8 +151,8 @@ impl PdnGame {
 
     /// The rules of the game: the `Rules` tag if present, else English move rules for
     /// GameType 21 and Buff and Green otherwise (80-half-move draw rule unless told).
-    pub fn rules(&self, game_no: usize) -> Result<Rules, ArenaError> {
-        let bad = |why: String| ArenaError::Pdn { game: game_no, why };
+    pub fn rules(&self, game_no: usize) -> Result<Rules, TourneyError> {
+        let bad = |why: String| TourneyError::Pdn { game: game_no, why };
         let mut rules = match self
             .tag("GameType")
             .map(|g| g.split(',').next().unwrap_or(""))
@@ -186,8 +186,8 @@ impl PdnGame {
     }
 
     /// Replays the game move by move with the library: every move must be legal.
-    pub fn replay(&self, game_no: usize) -> Result<Game, ArenaError> {
-        let bad = |why: String| ArenaError::Pdn { game: game_no, why };
+    pub fn replay(&self, game_no: usize) -> Result<Game, TourneyError> {
+        let bad = |why: String| TourneyError::Pdn { game: game_no, why };
         let rules = self.rules(game_no)?;
         let start = match self.tag("FEN") {
             Some(f) => fen::parse(f).map_err(|e| bad(format!("FEN: {e}")))?,
@@ -205,12 +205,12 @@ impl PdnGame {
 /// Reads every game of a PDN text. Comments `{...}`, `;` to end of line, variations `(...)`,
 /// move numbers (`12.`, `12...`) and `$n` annotations are skipped; a result token or a new tag
 /// section after movetext ends a game.
-pub fn parse(text: &str) -> Result<Vec<PdnGame>, ArenaError> {
+pub fn parse(text: &str) -> Result<Vec<PdnGame>, TourneyError> {
     let mut games = Vec::new();
     let mut cur = PdnGame::default();
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
-    let bad = |games: &Vec<PdnGame>, why: String| ArenaError::Pdn {
+    let bad = |games: &Vec<PdnGame>, why: String| TourneyError::Pdn {
         game: games.len() + 1,
         why,
     };
@@ -312,12 +312,12 @@ fn read_tag(chars: &[char], from: usize) -> Option<(String, String, usize)> {
 }
 
 /// The index just past the next `close` at or after `from + 1`.
-fn skip_to(chars: &[char], from: usize, close: char) -> Result<usize, ArenaError> {
+fn skip_to(chars: &[char], from: usize, close: char) -> Result<usize, TourneyError> {
     chars[from + 1..]
         .iter()
         .position(|&c| c == close)
         .map(|p| from + 1 + p + 1)
-        .ok_or(ArenaError::Pdn {
+        .ok_or(TourneyError::Pdn {
             game: 0,
             why: format!("missing '{close}'"),
         })

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Iterations a timed search gets with N threads against 1 thread (a benchmark, not a test).
 
-`scripts/scaling.py` measures long fixed-iteration benches; a match at 20 ms a move asks a
+`bench/scaling.py` measures long fixed-iteration benches; a match at 20 ms a move asks a
 different question: how many iterations does `go movetime T` get. This keeps one engine of
 each kind running and alternates them, `go movetime T` from a fresh tree (`ucinewgame`) on
 three positions in turn, so a drift in the host's speed hits both alike. It reports the
 median iterations of each (the `nodes` of the last `info` before `bestmove`) and their
 ratio.
 
-Usage: scripts/threads_movetime.py [--engine target/release/buffgreen] [--threads 2]
+Usage: bench/threads_movetime.py [--engine target/release/buffgreen] [--threads 2]
                                    [--movetime 20] [--pairs 150]
 Build first: cargo build --release
 """
@@ -19,7 +19,7 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from engine_io import THREAD_POSITIONS, Engine, machine_note  # noqa: E402
 
 POSITIONS = [fen for _, fen in THREAD_POSITIONS]

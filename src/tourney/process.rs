@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::error::ArenaError;
+use super::error::TourneyError;
 use super::spec::EngineSpec;
 
 /// A line from the engine, stamped when the reader thread got it, or the end of its output.
@@ -41,7 +41,7 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the program of `spec` with piped stdin/stdout; its stderr is discarded so that
     /// the progress line stays readable.
-    pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, ArenaError> {
+    pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, TourneyError> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -50,7 +50,7 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn().map_err(|source| ArenaError::Spawn {
+        let mut child = cmd.spawn().map_err(|source| TourneyError::Spawn {
             name: spec.name.clone(),
             program: spec.program.clone(),
             source,

@@ -2,15 +2,15 @@
 //! the spirit of cutechess-cli.
 //!
 //! Layout: [`spec`] parses `--engine` specifications, [`tc`] time controls and clocks,
-//! [`engine`] drives one engine process (a reader thread timestamps its lines), [`openings`]
+//! [`process`] drives one engine process (a reader thread timestamps its lines), [`openings`]
 //! loads or generates start positions, [`referee`] plays and judges one game, [`pdn`] writes
 //! and reads PDN, [`stats`] and [`sprt`] turn results into figures. This file holds the
 //! command line, the schedule, the worker threads and the reports.
 
-pub mod engine;
 pub mod error;
 pub mod openings;
 pub mod pdn;
+pub mod process;
 pub mod referee;
 pub mod spec;
 pub mod sprt;
@@ -24,14 +24,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::board::{GameResult, Rules};
+use crate::board::GameResult;
+use crate::cli::GameRuleFlags;
 use crate::types::Color;
-use error::ArenaError;
+use error::TourneyError;
 use openings::Opening;
 use referee::{Played, RefereeConfig};
 use spec::EngineSpec;
 use sprt::{Decision, Sprt};
-use stats::{fmt_elo, fmt_err, Tally};
+use stats::{fmt_elo, fmt_err, Record};
 use tc::Limit;
 
 /// Command-line arguments of `buffgreen match`. The options live behind a box so that the
@@ -76,18 +77,9 @@ pub struct MatchOptions {
     /// Fixed search iterations per move (`go nodes`).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Men capture backward (sent as BackwardCapture).
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
-    pub backward_capture: bool,
-    /// Kings fly (sent as LongKings).
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
-    pub long_kings: bool,
-    /// Half-moves without capture or crowning that draw; 0 = off (sent as DrawHalfMoves).
-    #[arg(long, value_name = "N", default_value_t = 80)]
-    pub draw_half_moves: u32,
-    /// English checkers: shorthand for --backward-capture false --long-kings false.
-    #[arg(long)]
-    pub english: bool,
+    /// The rules, sent to every engine by setoption and used by the referee.
+    #[command(flatten)]
+    pub rules: GameRuleFlags,
     /// Openings file: per line moves from the start and/or a FEN (tab-separated; the
     /// 3-move deck format). Each opening is played twice, colours reversed.
     #[arg(long, value_name = "FILE")]
@@ -174,7 +166,7 @@ pub struct Summary {
     /// Games scheduled.
     pub scheduled: usize,
     /// Per pairing of engines `(i, j)` (indices in `--engine` order), the results of `i`.
-    pub pairings: Vec<((usize, usize), Tally)>,
+    pub pairings: Vec<((usize, usize), Record)>,
     /// How many games ended each way, by [`referee::Termination::kind`].
     pub terminations: BTreeMap<&'static str, u32>,
     /// The SPRT decision and the LLR when it was reached.
@@ -184,13 +176,13 @@ pub struct Summary {
 }
 
 /// Plays a match as `args` say (progress on stderr) and returns its summary.
-pub fn play(args: &MatchArgs) -> Result<Summary, ArenaError> {
+pub fn play(args: &MatchArgs) -> Result<Summary, TourneyError> {
     Match::new(args)?.run()
 }
 
 /// Replays every game of a PDN file; the summary line on success.
-pub fn verify_pdn(path: &str) -> Result<String, ArenaError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ArenaError::Io {
+pub fn verify_pdn(path: &str) -> Result<String, TourneyError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TourneyError::Io {
         path: path.to_string(),
         source,
     })?;
@@ -199,7 +191,7 @@ pub fn verify_pdn(path: &str) -> Result<String, ArenaError> {
     for (i, g) in games.iter().enumerate() {
         let game = g.replay(i + 1)?;
         plies += game.moves().len();
-        let bad = |why: String| ArenaError::Pdn { game: i + 1, why };
+        let bad = |why: String| TourneyError::Pdn { game: i + 1, why };
         let tag = g.tag("Result").unwrap_or("*");
         if g.result.as_deref().is_some_and(|r| r != tag) {
             return Err(bad(format!(
@@ -243,7 +235,7 @@ struct Job {
 
 enum Msg {
     Done(Job, Box<Played>),
-    Fatal(ArenaError),
+    Fatal(TourneyError),
 }
 
 #[derive(Debug)]
@@ -264,14 +256,14 @@ struct Match {
 }
 
 impl Match {
-    fn new(a: &MatchArgs) -> Result<Match, ArenaError> {
+    fn new(a: &MatchArgs) -> Result<Match, TourneyError> {
         let mut specs = a
             .engines
             .iter()
             .map(|s| EngineSpec::parse(s, &a.each))
             .collect::<Result<Vec<_>, _>>()?;
         if specs.len() < 2 {
-            return Err(ArenaError::Config(
+            return Err(TourneyError::Config(
                 "give at least two --engine specs".to_string(),
             ));
         }
@@ -288,13 +280,13 @@ impl Match {
             }
         }
         if given.len() > 1 {
-            return Err(ArenaError::Config(
+            return Err(TourneyError::Config(
                 "give at most one of --tc, --movetime and --nodes".to_string(),
             ));
         }
         let limit = given.pop();
         if limit.is_none() && specs.iter().any(|s| s.limit.is_none()) {
-            return Err(ArenaError::Config(
+            return Err(TourneyError::Config(
                 "give one of --tc, --movetime and --nodes (or tc=, movetime=, nodes= in every --engine)"
                     .to_string(),
             ));
@@ -303,18 +295,16 @@ impl Match {
             .iter()
             .map(|s| s.limit.or(limit).unwrap_or(Limit::Nodes(1)))
             .collect();
-        let rules = Rules {
-            backward_capture: a.backward_capture && !a.english,
-            long_kings: a.long_kings && !a.english,
-            draw_half_moves: a.draw_half_moves,
-        };
+        let rules = a.rules.rules();
         let mut openings = match &a.openings {
             Some(path) => openings::load(path, &rules)?,
             None => Vec::new(),
         };
         let games = a.games.unwrap_or(2 * openings.len().max(1));
         if games == 0 {
-            return Err(ArenaError::Config("--games must be at least 1".to_string()));
+            return Err(TourneyError::Config(
+                "--games must be at least 1".to_string(),
+            ));
         }
         if let Some(plies) = a.random_plies {
             openings = openings::random(games.div_ceil(2), plies, a.seed, &rules);
@@ -330,14 +320,14 @@ impl Match {
             None
         } else {
             if specs.len() != 2 {
-                return Err(ArenaError::Config(
+                return Err(TourneyError::Config(
                     "--sprt needs exactly two engines".to_string(),
                 ));
             }
             Some(a.sprt.join(" ").parse()?)
         };
         if a.concurrency == 0 {
-            return Err(ArenaError::Config(
+            return Err(TourneyError::Config(
                 "--concurrency must be at least 1".to_string(),
             ));
         }
@@ -383,10 +373,10 @@ impl Match {
         })
     }
 
-    fn run(self) -> Result<Summary, ArenaError> {
+    fn run(self) -> Result<Summary, TourneyError> {
         let mut out = match &self.pdn {
             Some(path) => Some(BufWriter::new(File::create(path).map_err(|source| {
-                ArenaError::Io {
+                TourneyError::Io {
                     path: path.clone(),
                     source,
                 }
@@ -422,7 +412,7 @@ impl Match {
                             let ok = w.write_all(text.as_bytes()).and_then(|_| w.flush());
                             if let Err(source) = ok {
                                 stop.store(true, Ordering::Relaxed);
-                                fatal.get_or_insert(ArenaError::Io {
+                                fatal.get_or_insert(TourneyError::Io {
                                     path: self.pdn.clone().unwrap_or_default(),
                                     source,
                                 });
@@ -456,7 +446,7 @@ impl Match {
 
     /// One worker: takes the next job until none are left or `stop`; owns its engines.
     fn worker(&self, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Msg>) {
-        let mut seats: Vec<Option<engine::EngineProcess>> =
+        let mut seats: Vec<Option<process::EngineProcess>> =
             (0..self.specs.len()).map(|_| None).collect();
         while !stop.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -535,7 +525,7 @@ struct Report {
     start: Instant,
     total: usize,
     done: usize,
-    tallies: Vec<Tally>,
+    tallies: Vec<Record>,
     halves: HashMap<(usize, usize), f64>,
     terminations: BTreeMap<&'static str, u32>,
     faults: Vec<BTreeMap<&'static str, u32>>,
@@ -553,7 +543,7 @@ impl Report {
             start: Instant::now(),
             total: m.jobs.len(),
             done: 0,
-            tallies: vec![Tally::default(); m.pairings.len()],
+            tallies: vec![Record::default(); m.pairings.len()],
             halves: HashMap::new(),
             terminations: BTreeMap::new(),
             faults: vec![BTreeMap::new(); m.specs.len()],
@@ -671,10 +661,10 @@ impl Report {
 
     fn table(&self, m: &Match) -> String {
         let n = m.specs.len();
-        let mut per: Vec<Tally> = vec![Tally::default(); n];
+        let mut per: Vec<Record> = vec![Record::default(); n];
         for (p, &(i, j)) in m.pairings.iter().enumerate() {
             let t = self.tallies[p];
-            let add = |a: &mut Tally, b: Tally| {
+            let add = |a: &mut Record, b: Record| {
                 a.wins += b.wins;
                 a.draws += b.draws;
                 a.losses += b.losses;

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """py-draughts' SimpleEngine behind the buffgreen protocol, for English checkers matches.
 
-    scripts/install-pydraughts.sh               # once: pinned py-draughts in a venv
-    target/pydraughts-venv/bin/python scripts/pydraughts_engine.py
-    target/pydraughts-venv/bin/python scripts/pydraughts_engine.py --selftest [BUFFGREEN]
+    bench/install-pydraughts.sh               # once: pinned py-draughts in a venv
+    target/pydraughts-venv/bin/python bench/pydraughts_engine.py
+    target/pydraughts-venv/bin/python bench/pydraughts_engine.py --selftest [BUFFGREEN]
 
-The opponent of scripts/vs_pydraughts.sh. It speaks the subset of protocol.md a match runner
+The opponent of bench/vs_pydraughts.sh. It speaks the subset of protocol.md a match runner
 needs (`uci`, `isready`, `setoption`, `ucinewgame`, `position startpos|fen ... [moves ...]`,
 `go movetime|nodes|wtime/btime/winc/binc/movestogo|infinite`, `go perft N`, `stop`, `quit`);
 unknown commands are ignored, mistakes get one `info string error: ...` line, diagnostics go
@@ -47,7 +47,7 @@ try:
     from draughts.engines.simple import INF, TT_MAX_SIZE, SimpleEngine
     from draughts.models import Color
 except ImportError as e:  # pragma: no cover - reported to the user, not a test
-    sys.stderr.write(f"pydraughts_engine: {e}; run scripts/install-pydraughts.sh first\n")
+    sys.stderr.write(f"pydraughts_engine: {e}; run bench/install-pydraughts.sh first\n")
     sys.exit(1)
 
 try:

@@ -10,9 +10,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::engine::{first_word, EngineProcess, Fault};
-use super::error::ArenaError;
+use super::error::TourneyError;
 use super::openings::Opening;
+use super::process::{first_word, EngineProcess, Fault};
 use super::spec::EngineSpec;
 use super::tc::{Clock, Limit};
 use crate::board::{fen, Game, GameResult, Position, Rules};
@@ -155,7 +155,7 @@ pub struct Played {
 pub fn start_engine(
     spec: &EngineSpec,
     cfg: &RefereeConfig,
-) -> Result<Result<EngineProcess, (Fault, &'static str)>, ArenaError> {
+) -> Result<Result<EngineProcess, (Fault, &'static str)>, TourneyError> {
     let mut p = EngineProcess::spawn(spec)?;
     let r = (|| {
         let sent = p.send("uci").map_err(|f| (f, "uciok"))?;
@@ -239,7 +239,7 @@ pub fn play_game(
     engines: [&mut Option<EngineProcess>; 2],
     opening: &Opening,
     stop: &AtomicBool,
-) -> Result<Option<Played>, ArenaError> {
+) -> Result<Option<Played>, TourneyError> {
     let [black, white] = engines;
     let mut seats = [black, white];
     let mut game = opening.game.clone();

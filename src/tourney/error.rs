@@ -5,7 +5,7 @@ use thiserror::Error;
 /// Why a match (or a PDN check) cannot go on. Faults of an engine during a game are not errors:
 /// they lose that game (see [`super::referee::Termination`]).
 #[derive(Debug, Error)]
-pub enum ArenaError {
+pub enum TourneyError {
     /// An `--engine` specification is malformed.
     #[error("bad engine spec '{spec}': {why}")]
     Spec {

@@ -17,7 +17,7 @@ ceiling for N busy cores (shared caches and memory, the host's other tenants). "
 processes" is how much of it threads sharing one tree reach. The sum slightly flatters the
 processes: the one that ends last searches its last moments alone.
 
-Usage: scripts/scaling.py [--engine target/release/buffgreen] [--threads 2] [--runs 10]
+Usage: bench/scaling.py [--engine target/release/buffgreen] [--threads 2] [--runs 10]
                           [--nodes 400000] [--hash 256] [--fen FEN ...] [--no-ceiling]
                           [--seeds]
 Without --fen: the start position and two middle games, each on its own, then the bench set.
@@ -31,7 +31,7 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from engine_io import THREAD_POSITIONS, machine_note  # noqa: E402
 
 POSITIONS = [(name, [fen]) for name, fen in THREAD_POSITIONS] + [("bench set", [])]

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs py-draughts (import name `draughts`), the opponent of scripts/vs_pydraughts.sh,
+# Installs py-draughts (import name `draughts`), the opponent of bench/vs_pydraughts.sh,
 # into its own virtual environment under target/pydraughts-venv. Pinned, so that the
 # opponent's strength does not drift between runs; idempotent: a second run only checks.
 #
-#   scripts/install-pydraughts.sh        # prints the venv's python on the last line
+#   bench/install-pydraughts.sh        # prints the venv's python on the last line
 #
 # Needs python3 (3.9+) with the venv module and access to PyPI.
 set -euo pipefail

@@ -3,7 +3,7 @@
 
 /// Results from one engine's point of view against one opponent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct Record {
     /// Games won.
     pub wins: u32,
     /// Games drawn.
@@ -46,7 +46,7 @@ pub fn erf(x: f64) -> f64 {
     }
 }
 
-impl Tally {
+impl Record {
     /// Adds one game's points (1, 0.5 or 0).
     pub fn add_game(&mut self, points: f64) {
         if points > 0.75 {
@@ -65,10 +65,10 @@ impl Tally {
     }
 
     /// The same results seen from the opponent.
-    pub fn flipped(&self) -> Tally {
+    pub fn flipped(&self) -> Record {
         let mut pairs = self.pairs;
         pairs.reverse();
-        Tally {
+        Record {
             wins: self.losses,
             draws: self.draws,
             losses: self.wins,
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn elo_and_los() {
-        let t = Tally {
+        let t = Record {
             wins: 60,
             draws: 20,
             losses: 20,
@@ -166,7 +166,7 @@ mod tests {
         assert!((err - 66.01).abs() < 0.01, "{err}");
         // 0.5 (1 + erf(40 / sqrt(160))).
         assert!((t.los() - 0.999_996_1).abs() < 1e-6, "{}", t.los());
-        let even = Tally {
+        let even = Record {
             wins: 5,
             draws: 3,
             losses: 5,
@@ -174,9 +174,9 @@ mod tests {
         };
         assert!((even.los() - 0.5).abs() < 1e-8);
         assert_eq!(even.elo().0, 0.0);
-        let all = Tally {
+        let all = Record {
             wins: 4,
-            ..Tally::default()
+            ..Record::default()
         };
         assert_eq!(fmt_elo(all.elo().0), "+inf");
         assert_eq!(fmt_elo(-0.0), "+0.0");
@@ -187,7 +187,7 @@ mod tests {
 
     #[test]
     fn pairs_and_flip() {
-        let mut t = Tally::default();
+        let mut t = Record::default();
         for p in [1.0, 0.5, 0.0] {
             t.add_game(p);
         }

@@ -1,0 +1,92 @@
+//! Command-line flags shared by every subcommand that needs the rules (`perft`, `bench`,
+//! `match`, and any later one): flatten [`RuleFlags`] (or [`GameRuleFlags`] where games are
+//! played, which adds the draw rule) into the subcommand's arguments with
+//! `#[command(flatten)]`, and read the result with `rules()`.
+
+use clap::{ArgAction, Args};
+
+use crate::board::Rules;
+
+/// The two rule switches and the `--english` shorthand.
+#[derive(Args, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleFlags {
+    /// English checkers: shorthand for --backward-capture false --long-kings false.
+    #[arg(long)]
+    pub english: bool,
+    /// Men capture backward (option BackwardCapture).
+    #[arg(long, value_name = "BOOL", default_value_t = Rules::BUFF_AND_GREEN.backward_capture,
+          action = ArgAction::Set)]
+    pub backward_capture: bool,
+    /// Kings fly (option LongKings).
+    #[arg(long, value_name = "BOOL", default_value_t = Rules::BUFF_AND_GREEN.long_kings,
+          action = ArgAction::Set)]
+    pub long_kings: bool,
+}
+
+impl RuleFlags {
+    /// The rules these flags give (with the default draw rule).
+    pub fn rules(&self) -> Rules {
+        Rules {
+            backward_capture: self.backward_capture && !self.english,
+            long_kings: self.long_kings && !self.english,
+            ..Rules::default()
+        }
+    }
+}
+
+/// [`RuleFlags`] plus the draw rule, for subcommands that play games.
+#[derive(Args, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRuleFlags {
+    /// The rule switches.
+    #[command(flatten)]
+    pub switches: RuleFlags,
+    /// Half-moves without capture or crowning that draw; 0 = never (option DrawHalfMoves).
+    #[arg(long, value_name = "N", default_value_t = Rules::BUFF_AND_GREEN.draw_half_moves)]
+    pub draw_half_moves: u32,
+}
+
+impl GameRuleFlags {
+    /// The rules these flags give.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            draw_half_moves: self.draw_half_moves,
+            ..self.switches.rules()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        rules: GameRuleFlags,
+    }
+
+    fn rules(args: &[&str]) -> Rules {
+        let args = std::iter::once("x").chain(args.iter().copied());
+        Cli::try_parse_from(args).unwrap().rules.rules()
+    }
+
+    #[test]
+    fn flags_give_every_setting_of_the_rules() {
+        assert_eq!(rules(&[]), Rules::BUFF_AND_GREEN);
+        assert_eq!(rules(&["--english"]), Rules::ENGLISH);
+        assert_eq!(
+            rules(&["--backward-capture", "false", "--long-kings", "false"]),
+            Rules::ENGLISH
+        );
+        assert_eq!(
+            rules(&["--long-kings", "false", "--draw-half-moves", "0"]),
+            Rules {
+                long_kings: false,
+                draw_half_moves: 0,
+                ..Rules::BUFF_AND_GREEN
+            }
+        );
+    }
+}

@@ -1,0 +1,366 @@
+//! The thread driver: runs the search threads over the shared tree until a limit, `stop` or
+//! `ponderhit` says otherwise; thread 0 iterates too and watches the clock and the limits
+//! ([`MainThread`]); a full arena is compacted between rounds, and a `stop` that comes during
+//! a compaction (which cannot be interrupted) is answered at once ([`Answer`]).
+//!
+//! Threads: `threads` search threads share the one tree (tree parallelism), started with
+//! `std::thread::scope`: the calling thread is thread 0, which also watches the clock, `stop`
+//! and `ponderhit` and sends the reports; the helpers iterate until it raises a halt flag.
+//! Node statistics are atomics added lock-free; a thread counts its visit on the way down
+//! (virtual loss) so that the others spread over different lines; a node is expanded by the
+//! one thread that claims it with a compare-and-swap (the others play out from it meanwhile);
+//! the arena allocates by an atomic bump; proofs are written once by compare-and-swap. The
+//! `nodes` limit counts iterations over all threads. When the arena fills, all threads stop,
+//! thread 0 prunes the tree alone (stop the world), and the threads start again. With one
+//! thread the search is exactly the single-threaded one (no virtual loss), so a `Seed` and a
+//! `nodes` limit reproduce it bit for bit; with more threads it may vary from run to run.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::Game;
+use crate::search::padded::CachePadded;
+use crate::search::params::Behaviour;
+use crate::search::state::{SearchState, StepResult};
+use crate::search::tree::Tree;
+use crate::search::uct::Worker;
+use crate::search::{
+    placement, report, time, Control, Limits, SearchConfig, SearchEvent, SearchInfo, SearchOutcome,
+};
+
+/// Iterations between looks at the clock, `ponderhit` and the info timer.
+const CHECK_EVERY: u64 = 16;
+/// Interval of progress reports.
+const INFO_EVERY: Duration = Duration::from_secs(1);
+
+/// The root's visits beyond which the search stops, whatever its limits: every node's
+/// visits stay below `u32::MAX` even with a visit in flight from each of 65,536 threads.
+const VISITS_CAP: u32 = u32::MAX - (1 << 16);
+
+/// The first guess of [`Compaction::ns_per_node`]: on the slow side, so that the first
+/// compaction of a timed search is not started when it could make the engine late.
+const COMPACT_NS_GUESS: f64 = 10.0;
+
+/// Compacting the tree, and how long that takes.
+#[derive(Debug)]
+pub(super) struct Compaction {
+    /// Nanoseconds a compaction took per node in use, learned from the last ones.
+    pub(super) ns_per_node: f64,
+}
+
+impl Default for Compaction {
+    fn default() -> Compaction {
+        Compaction {
+            ns_per_node: COMPACT_NS_GUESS,
+        }
+    }
+}
+
+impl Compaction {
+    /// How long compacting `tree` as it is now would take. Compaction scans every node in
+    /// use and copies the kept ones: for a full arena of a large `Hash`, more than a short
+    /// `movetime` or a bullet move has.
+    pub(super) fn estimate(&self, tree: &Tree) -> Duration {
+        Duration::from_nanos((tree.used() as f64 * self.ns_per_node) as u64)
+    }
+
+    /// Compacts `tree` around `root`, keeping at most `limit` nodes (see [`Tree::compact`]),
+    /// and learns how fast that was. A `stop` that comes meanwhile is answered at once with
+    /// `answer` (its last lines, then the move): returns the nodes kept and, when it answered,
+    /// the outcome it gave.
+    pub(super) fn run(
+        &mut self,
+        tree: &mut Tree,
+        root: u32,
+        limit: usize,
+        control: &Control,
+        answer: Option<Answer>,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> (usize, Option<SearchOutcome>) {
+        let used = tree.used();
+        let start = Instant::now();
+        let mut pending = answer;
+        let mut given = None;
+        let kept = tree.compact_polling(root, limit, &mut || {
+            if control.stopped() {
+                if let Some(answer) = pending.take() {
+                    for info in answer.infos {
+                        report(SearchEvent::Info(info));
+                    }
+                    report(SearchEvent::Decided(answer.outcome));
+                    given = Some(answer.outcome);
+                }
+            }
+        });
+        // Small compactions are dominated by fixed costs and would teach a wrong rate.
+        if used >= 1 << 14 {
+            let ns = start.elapsed().as_nanos() as f64 / used as f64;
+            self.ns_per_node = 0.5 * self.ns_per_node + 0.5 * ns;
+        }
+        (kept, given)
+    }
+}
+
+/// What a search answers if `stop` comes now: its last `info` lines and its outcome.
+pub(super) struct Answer {
+    infos: Vec<SearchInfo>,
+    outcome: SearchOutcome,
+}
+
+impl Answer {
+    /// The answer for `game`'s position, found at node `index` of a tree kept from an
+    /// earlier search, before any iteration of this one (no lines: nothing was searched);
+    /// `None` when that node has no children to choose from.
+    pub(super) fn at(
+        tree: &Tree,
+        index: u32,
+        game: &Game,
+        limits: &Limits,
+        solver: bool,
+    ) -> Option<Answer> {
+        let allowed = report::allowed(tree, index, &limits.searchmoves);
+        let outcome = report::outcome(tree, index, game.position(), game.rules(), solver, &allowed);
+        outcome.best.is_some().then_some(Answer {
+            infos: Vec::new(),
+            outcome: SearchOutcome {
+                nodes: 0,
+                ..outcome
+            },
+        })
+    }
+}
+
+/// One search to drive: what it was asked for.
+pub(super) struct Run<'a> {
+    pub(super) config: &'a SearchConfig,
+    pub(super) behaviour: Behaviour,
+    pub(super) state: &'a SearchState,
+    pub(super) limits: &'a Limits,
+    pub(super) control: &'a Control,
+    /// Only one root move may be played.
+    pub(super) forced: bool,
+}
+
+/// Flags between the threads of one round. Every helper reads them on every iteration, so
+/// they sit on cache lines of their own: on thread 0's stack beside its own counters, which it
+/// writes on every iteration, each read would miss.
+#[derive(Default)]
+#[repr(align(128))]
+struct Flags {
+    /// Raised by thread 0: the helpers stop after their current iteration.
+    halt: AtomicBool,
+    /// Raised by a helper that found the arena full.
+    full: AtomicBool,
+    /// Raised by a helper that panicked.
+    failed: AtomicBool,
+}
+
+impl Run<'_> {
+    /// Iterates until a limit, `stop`, or (when the search must wait) `stop`/`ponderhit`,
+    /// with one thread per worker. Each round runs the threads until the search is over or
+    /// the arena is full; a full arena is pruned between rounds, with no thread running.
+    /// Returns the outcome when a `stop` during a pruning was answered already.
+    pub(super) fn drive(
+        &self,
+        tree: &mut Tree,
+        compaction: &mut Compaction,
+        workers: &mut [CachePadded<Worker>],
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> Option<SearchOutcome> {
+        let (state, limits, control) = (self.state, self.limits, self.control);
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let b = self.behaviour;
+        let budget = if b.timed {
+            time::budget(limits, state.pos.side_to_move(), overhead)
+        } else {
+            None
+        };
+        let nodes = match limits.nodes {
+            None if !limits.infinite => b.default_nodes,
+            n => n,
+        };
+        let mut main = MainThread {
+            limits,
+            control,
+            forced: self.forced,
+            budget,
+            nodes,
+            prune_when_full: b.prune_when_full,
+            unlimited: budget.is_none() && nodes.is_none(),
+            pondering: limits.ponder,
+            clock: time::Clock::since(state.start, if limits.ponder { None } else { budget }),
+            last_info: Instant::now(),
+            steps: 0,
+            frozen: false,
+            exhausted: false,
+        };
+        let (first, helpers) = workers.split_first_mut()?;
+        loop {
+            let shared: &Tree = tree;
+            let flags = Flags::default();
+            let grow = b.prune_when_full && !main.frozen;
+            // A new thread starts on its parent's core (see `placement`).
+            let home = placement::current_cpu();
+            let spawning = !helpers.is_empty();
+            let finished = std::thread::scope(|s| {
+                for (k, worker) in helpers.iter_mut().enumerate() {
+                    let flags = &flags;
+                    // A thread the system refuses is simply one helper fewer.
+                    let _ = std::thread::Builder::new().spawn_scoped(s, move || {
+                        if let Some(cpu) = home {
+                            placement::leave_cpu(cpu);
+                        }
+                        // A panicking helper must not leave thread 0 searching for ever, nor
+                        // take the engine down when joined: it ends the search instead.
+                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            while !flags.halt.load(Ordering::Relaxed) && !control.stopped() {
+                                match state.step(shared, worker, k + 1, nodes) {
+                                    StepResult::Done => {}
+                                    StepResult::Full if !grow => {}
+                                    StepResult::Full => {
+                                        flags.full.store(true, Ordering::Relaxed);
+                                        break;
+                                    }
+                                    StepResult::Exhausted => break,
+                                }
+                            }
+                        }));
+                        if result.is_err() {
+                            flags.failed.store(true, Ordering::Relaxed);
+                        }
+                    });
+                }
+                if spawning {
+                    // Lets a helper queued behind thread 0 run now and move away.
+                    std::thread::yield_now();
+                }
+                let finished = main.iterate_and_watch(state, shared, first, &flags, report);
+                // Helpers with iterations of a `nodes` limit left finish them (a few hundred
+                // at most), so that the limit is met exactly; otherwise they stop now.
+                if !main.exhausted {
+                    flags.halt.store(true, Ordering::Relaxed);
+                }
+                finished
+            });
+            if finished || flags.failed.load(Ordering::Relaxed) {
+                break;
+            }
+            // The arena is full. A timed search that could not prune it before its deadline
+            // ends here with what it has: pruning cannot be interrupted.
+            if let Some(b) = budget.filter(|_| !limits.infinite) {
+                let pruning = compaction.estimate(tree);
+                if !main.pondering && main.clock.elapsed() + pruning >= b.hard {
+                    break;
+                }
+                // While pondering the clock starts at `ponderhit`, which may come in the middle
+                // of a long pruning: search on in the tree as it is instead.
+                if main.pondering && pruning * 4 > b.hard {
+                    main.frozen = true;
+                    continue;
+                }
+            }
+            // Drop the least visited branches to make room; a `stop` meanwhile gets the
+            // answer as the tree stands now.
+            let answer = Answer {
+                infos: state.infos(tree),
+                outcome: state.outcome(tree),
+            };
+            let limit = tree.capacity() / 2;
+            let (_, given) = compaction.run(tree, 0, limit, control, Some(answer), report);
+            if given.is_some() {
+                return given;
+            }
+        }
+        None
+    }
+}
+
+/// Thread 0's view of a running search: the limits, the clock and the report timer. It
+/// outlives the rounds between prunings of a full arena.
+struct MainThread<'a> {
+    limits: &'a Limits,
+    control: &'a Control,
+    forced: bool,
+    budget: Option<time::Budget>,
+    nodes: Option<u64>,
+    prune_when_full: bool,
+    unlimited: bool,
+    pondering: bool,
+    clock: time::Clock,
+    last_info: Instant,
+    /// Thread 0's own iterations (the cadence of its checks).
+    steps: u64,
+    /// The arena is full and may not be pruned: search on without growing the tree.
+    frozen: bool,
+    /// The `nodes` limit is used up: thread 0 found nothing left to claim.
+    exhausted: bool,
+}
+
+impl MainThread<'_> {
+    /// Thread 0 iterates and watches until the search is over (true) or the arena must be
+    /// pruned (false, unless the search does not prune: then it just stops expanding). A
+    /// helper that failed ends the search.
+    fn iterate_and_watch(
+        &mut self,
+        state: &SearchState,
+        tree: &Tree,
+        worker: &mut Worker,
+        flags: &Flags,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> bool {
+        let mut idle = false;
+        loop {
+            if self.control.stopped() || flags.failed.load(Ordering::Relaxed) {
+                return true;
+            }
+            if flags.full.load(Ordering::Relaxed) {
+                return false;
+            }
+            let nodes_done = self.exhausted;
+            if idle || nodes_done || self.steps.is_multiple_of(CHECK_EVERY) || state.solved(tree) {
+                if self.pondering && self.control.ponderhit.load(Ordering::Relaxed) {
+                    self.pondering = false;
+                    self.clock = time::Clock::start(self.budget);
+                }
+                let done = nodes_done
+                    || self.forced
+                    || state.solved(tree)
+                    || tree.root().visits() >= VISITS_CAP
+                    || (!self.pondering && self.clock.should_stop(|| state.root_view(tree)));
+                if done && !(self.limits.infinite || self.pondering || self.unlimited) {
+                    return true;
+                }
+                idle = done;
+                if self.last_info.elapsed() >= INFO_EVERY {
+                    self.last_info = Instant::now();
+                    for info in state.infos(tree) {
+                        report(SearchEvent::Info(info));
+                    }
+                }
+                if idle {
+                    // Nothing left to search: wait for `stop` (or `ponderhit`) without spinning,
+                    // and let the helpers rest too (or finish their share of a `nodes` limit).
+                    if !self.exhausted {
+                        flags.halt.store(true, Ordering::Relaxed);
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                    continue;
+                }
+            }
+            match state.step(tree, worker, 0, self.nodes) {
+                StepResult::Done => self.steps += 1,
+                StepResult::Full => {
+                    self.steps += 1;
+                    if self.prune_when_full && !self.frozen {
+                        return false;
+                    }
+                }
+                // Nothing left to claim: the next check ends the search.
+                StepResult::Exhausted => {
+                    self.exhausted = true;
+                    idle = true;
+                }
+            }
+        }
+    }
+}

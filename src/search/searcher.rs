@@ -1,0 +1,298 @@
+//! The [`Searcher`]: the search tree's lifetime (sized from `Hash`, kept from one search to the
+//! next) and the decision to re-root it at the new position, to start afresh, or to search on.
+//! The iterations themselves are run by the [`driver`](super::driver).
+
+use std::time::{Duration, Instant};
+
+use crate::board::{Game, GameResult, Position, Rules};
+use crate::search::driver::{self, Answer, Compaction};
+use crate::search::node::PackedMove;
+use crate::search::params::Behaviour;
+use crate::search::state::SearchState;
+use crate::search::tree::{Tree, TreeStats};
+use crate::search::{time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
+use crate::types::Move;
+
+/// The tree budget in bytes for `Hash` in MiB (0 is taken as 1).
+fn hash_bytes(mib: usize) -> usize {
+    mib.max(1).saturating_mul(1 << 20)
+}
+
+/// The searcher, which keeps its state (the tree) between searches.
+#[derive(Debug)]
+pub struct Searcher {
+    config: SearchConfig,
+    tree: Tree,
+    /// The game the tree's root stands for; `None` when the tree must not be reused.
+    last: Option<RootKey>,
+    /// How long compacting the tree takes, learned from the last compactions.
+    compaction: Compaction,
+}
+
+impl Searcher {
+    /// A searcher with the given settings.
+    pub fn new(config: &SearchConfig) -> Searcher {
+        Searcher {
+            config: config.clone(),
+            tree: Tree::with_budget(hash_bytes(config.hash_mib)),
+            last: None,
+            compaction: Compaction::default(),
+        }
+    }
+
+    /// Applies new settings (the tree is reallocated when the memory size changes).
+    pub fn configure(&mut self, config: &SearchConfig) {
+        if config.hash_mib != self.config.hash_mib {
+            // Free the old arena first so that both are never held at once.
+            self.tree = Tree::with_budget(0);
+            self.tree = Tree::with_budget(hash_bytes(config.hash_mib));
+            self.last = None;
+        }
+        if config.plain_uct != self.config.plain_uct {
+            self.last = None;
+        }
+        self.config = config.clone();
+    }
+
+    /// Forgets everything learned (new game).
+    pub fn new_game(&mut self) {
+        self.tree.clear();
+        self.last = None;
+    }
+
+    /// Memory figures of the search tree.
+    pub fn tree_stats(&self) -> TreeStats {
+        self.tree.stats()
+    }
+
+    /// Searches the current position of `game` (under the game's rules) within `limits`,
+    /// reporting through `report`, until a limit is reached or `control.stop` is set.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &Control,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> SearchOutcome {
+        let started = Instant::now();
+        let none = SearchOutcome {
+            best: None,
+            ponder: None,
+            nodes: 0,
+        };
+        if game.result() != GameResult::Ongoing {
+            return none;
+        }
+        let behaviour = Behaviour::of(&self.config);
+        let found = match &self.last {
+            Some(key) if behaviour.reuse_tree => key.find(game, &self.tree),
+            _ => None,
+        };
+        self.last = None;
+        match found {
+            // The same position again (analysis, or a `go` after `stop`): nothing to move,
+            // and re-rooting a large tree would only delay the search and a `stop`.
+            Some(0) if self.tree.used() <= self.tree.capacity() / 2 => {
+                let kept = self.tree.used();
+                report(SearchEvent::Message(format!("reused {kept} nodes")));
+            }
+            // Re-rooting would eat a large share of a timed move: start afresh instead.
+            Some(_) if self.reroot_too_slow(game, limits) => {
+                let used = self.tree.used();
+                self.tree.clear();
+                report(SearchEvent::Message(format!(
+                    "not reused: re-rooting {used} nodes would take too long for this move"
+                )));
+            }
+            Some(index) => {
+                let answer = Answer::at(&self.tree, index, game, limits, behaviour.solver);
+                let limit = self.tree.capacity() / 2;
+                let (kept, given) =
+                    self.compaction
+                        .run(&mut self.tree, index, limit, control, answer, report);
+                if let Some(outcome) = given {
+                    self.last = Some(RootKey::of(game));
+                    return outcome;
+                }
+                report(SearchEvent::Message(format!("reused {kept} nodes")));
+            }
+            None => self.tree.clear(),
+        }
+        let mut state = SearchState::new(&self.config, game, started);
+        let mut workers = state.workers(behaviour.threads);
+        if !self.tree.root().is_expanded()
+            && !workers[0].expand(&self.tree, 0, game.position(), game.rules())
+        {
+            // Only a position with more moves than the arena holds gets here.
+            let first = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
+            return SearchOutcome {
+                best: first,
+                ..none
+            };
+        }
+        let mut candidates = state.mask_root(&self.tree, &limits.searchmoves);
+        if candidates == 0 {
+            // No legal move among `searchmoves`: search them all rather than give up.
+            candidates = state.mask_root(&self.tree, &[]);
+        }
+        // A forced move is answered at once (unless the GUI wants the search to wait).
+        let forced = candidates == 1;
+        if !forced || limits.infinite || limits.ponder {
+            let run = driver::Run {
+                config: &self.config,
+                behaviour,
+                state: &state,
+                limits,
+                control,
+                forced,
+            };
+            let given = run.drive(&mut self.tree, &mut self.compaction, &mut workers, report);
+            if let Some(outcome) = given {
+                self.last = Some(RootKey::of(game));
+                return outcome;
+            }
+        }
+        for info in state.infos(&self.tree) {
+            report(SearchEvent::Info(info));
+        }
+        let outcome = state.outcome(&self.tree);
+        if behaviour.reuse_tree {
+            self.last = Some(RootKey::of(game));
+        }
+        outcome
+    }
+
+    /// True when re-rooting the tree would take more than a quarter of the time this search
+    /// may use (never for searches without a time limit, or while pondering).
+    fn reroot_too_slow(&self, game: &Game, limits: &Limits) -> bool {
+        if limits.ponder || limits.infinite {
+            return false;
+        }
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let side = game.position().side_to_move();
+        time::budget(limits, side, overhead)
+            .is_some_and(|b| self.compaction.estimate(&self.tree) * 4 > b.hard)
+    }
+}
+
+/// The game a tree was searched from: its start, rules and moves.
+#[derive(Clone, Debug, PartialEq)]
+struct RootKey {
+    rules: Rules,
+    start: Position,
+    start_clock: u32,
+    moves: Vec<Move>,
+}
+
+impl RootKey {
+    /// The key of `game`'s current position.
+    fn of(game: &Game) -> RootKey {
+        RootKey {
+            rules: *game.rules(),
+            start: *game.start(),
+            start_clock: game.start_clock(),
+            moves: game.moves().collect(),
+        }
+    }
+
+    /// The node of `tree` (rooted at this key's position) that stands for `game`'s position,
+    /// when `game` continues this key's game by moves that are all in the tree.
+    fn find(&self, game: &Game, tree: &Tree) -> Option<u32> {
+        if *game.rules() != self.rules
+            || *game.start() != self.start
+            || game.start_clock() != self.start_clock
+            || game.moves().len() < self.moves.len()
+        {
+            return None;
+        }
+        let mut moves = game.moves();
+        if !self.moves.iter().all(|m| moves.next() == Some(*m)) {
+            return None;
+        }
+        let mut index = 0u32;
+        for mv in moves {
+            let target = PackedMove::new(mv);
+            index = tree
+                .node(index)
+                .children()
+                .find(|&c| tree.node(c).mv() == target)?;
+        }
+        Some(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use super::*;
+
+    /// The messages of a search of `game` under `limits`.
+    fn messages(s: &mut Searcher, game: &Game, limits: &Limits) -> Vec<String> {
+        let mut out = Vec::new();
+        s.search(game, limits, &Control::default(), &mut |e| {
+            if let SearchEvent::Message(m) = e {
+                out.push(m);
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn a_stop_during_re_rooting_is_answered_before_it_ends() {
+        let mut game = Game::new(Position::startpos(), 0, Rules::default());
+        let mut s = Searcher::new(&SearchConfig::default());
+        let first = s.search(
+            &game,
+            &Limits::nodes(20_000),
+            &Control::default(),
+            &mut |_| {},
+        );
+        let (Some(best), Some(reply)) = (first.best, first.ponder) else {
+            panic!("no line: {first:?}");
+        };
+        assert!(game.play(best) && game.play(reply));
+        // The stop is there before the search begins: the re-rooting sees it at once.
+        let control = Control::default();
+        control.stop.store(true, Ordering::Relaxed);
+        let mut events = Vec::new();
+        let out = s.search(&game, &Limits::infinite(), &control, &mut |e| {
+            events.push(e)
+        });
+        assert_eq!(events, vec![SearchEvent::Decided(out)]);
+        assert_eq!(out.nodes, 0);
+        let legal = game.legal_moves();
+        assert!(out.best.is_some_and(|m| legal.contains(&m)), "{out:?}");
+        // The tree was re-rooted all the same: the next search reuses it.
+        let said = messages(&mut s, &game, &Limits::nodes(100));
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("reused "), "{said:?}");
+    }
+
+    #[test]
+    fn a_timed_move_does_not_wait_for_a_slow_re_rooting() {
+        let game = Game::new(Position::startpos(), 0, Rules::default());
+        let by_nodes = Limits::nodes(5_000);
+        let timed = Limits::movetime(Duration::from_millis(40));
+        for (ns_per_node, reused) in [(1e-3, true), (1e6, false)] {
+            let mut s = Searcher::new(&SearchConfig::default());
+            let mut g = game.clone();
+            messages(&mut s, &g, &by_nodes);
+            assert!(g.play(g.legal_moves()[0]));
+            s.compaction.ns_per_node = ns_per_node;
+            let said = messages(&mut s, &g, &timed);
+            assert_eq!(said.len(), 1, "{said:?}");
+            assert_eq!(said[0].starts_with("reused "), reused, "{said:?}");
+            assert_eq!(said[0].starts_with("not reused: "), !reused, "{said:?}");
+            // Without a time limit the tree is always kept.
+            s.compaction.ns_per_node = 1e6;
+            assert!(g.play(g.legal_moves()[0]));
+            let said = messages(&mut s, &g, &by_nodes);
+            assert!(said[0].starts_with("reused "), "{said:?}");
+        }
+    }
+}
