@@ -3,8 +3,9 @@
 //! Layout: [`types`] holds squares, bitboards and moves; [`board`] the rules (positions, move
 //! generation, FEN, notation, game state); [`search`] the UCT search; [`engine`] the facade the
 //! protocol drives; [`protocol`] command parsing and output; [`hub`] the Hub protocol
-//! (pydraughts, lidraughts-bot); [`tourney`] the match runner; [`tools`] perft and bench;
-//! [`cli`] the command-line flags the subcommands share.
+//! (pydraughts, lidraughts-bot); [`tourney`] the match runner; [`tablebase`] endgame tables
+//! (build, probe, verify); [`tools`] perft and bench; [`cli`] the command-line flags the
+//! subcommands share.
 
 #![warn(missing_docs)]
 
@@ -14,6 +15,7 @@ pub mod engine;
 pub mod hub;
 pub mod protocol;
 pub mod search;
+pub mod tablebase;
 pub mod tools;
 pub mod tourney;
 pub mod types;

@@ -1,4 +1,4 @@
-//! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench` and `match`.
+//! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench`, `match` and `tb`.
 
 use std::io::BufReader;
 use std::process::ExitCode;
@@ -33,6 +33,8 @@ enum Cmd {
     Match(buffgreen::tourney::MatchArgs),
     /// Speak the Hub protocol (Scan's; pydraughts, lidraughts-bot) on stdin/stdout.
     Hub,
+    /// Endgame tablebases: build, probe, verify.
+    Tb(buffgreen::tablebase::cli::TbArgs),
 }
 
 #[derive(Args)]
@@ -90,6 +92,10 @@ fn main() -> ExitCode {
         Some(Cmd::Hub) => {
             let stdin = std::io::stdin();
             let code = buffgreen::hub::run(BufReader::new(stdin.lock()), Output::stdout(), None);
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
+        Some(Cmd::Tb(a)) => {
+            let code = buffgreen::tablebase::cli::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some(Cmd::Match(a)) => {

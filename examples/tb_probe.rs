@@ -1,0 +1,103 @@
+//! Probe latency of a tablebase directory: the first probe of each slice (which reads and
+//! checks the slice file) and probes once every slice is in memory, in nanoseconds, measured
+//! in CPU time of this thread so that a busy machine does not inflate them.
+//!
+//! `cargo run --release --example tb_probe DIR [--english] [probes]`
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use buffgreen::board::{Position, Rules};
+use buffgreen::tablebase::index::SliceIndex;
+use buffgreen::tablebase::{Material, Tablebase};
+use buffgreen::types::Color;
+
+/// Time this thread has spent on a CPU (Linux).
+fn cpu_time() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map(Duration::from_nanos)
+        .unwrap_or_default()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(dir) = args.get(1).map(PathBuf::from) else {
+        eprintln!("usage: tb_probe DIR [--english] [probes]");
+        std::process::exit(2);
+    };
+    let english = args.iter().any(|a| a == "--english");
+    let probes: usize = args
+        .iter()
+        .skip(2)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    let rules = if english {
+        Rules::ENGLISH
+    } else {
+        Rules::BUFF_AND_GREEN
+    };
+    let tb = match Tablebase::open(&dir, &rules) {
+        Ok(tb) => tb,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    // Random positions of every slice, half of them handed over to White to move.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let slices = Material::slices(tb.max_pieces());
+    let mut by_slice: Vec<Vec<Position>> = Vec::new();
+    for &m in &slices {
+        let mut list = Vec::new();
+        for mat in m.halves() {
+            let ix = SliceIndex::new(mat);
+            for _ in 0..probes / slices.len() / 2 + 1 {
+                if let Some(p) = ix.board(rng.gen_range(0..ix.size())).position() {
+                    list.push(if rng.gen_bool(0.5) {
+                        p
+                    } else {
+                        p.with_side_to_move(Color::White)
+                    });
+                }
+            }
+        }
+        by_slice.push(list);
+    }
+    let mut cold = Duration::ZERO;
+    let mut failures = 0;
+    for list in &by_slice {
+        let t = cpu_time();
+        failures += usize::from(tb.probe(&list[0]).is_err());
+        cold += cpu_time() - t;
+    }
+    let mut all: Vec<Position> = by_slice.into_iter().flatten().collect();
+    // Shuffle, so that consecutive probes hit different slices and cache lines.
+    for i in (1..all.len()).rev() {
+        all.swap(i, rng.gen_range(0..=i));
+    }
+    let t = cpu_time();
+    let mut wins = 0u64;
+    for p in &all {
+        match tb.probe(p) {
+            Ok(buffgreen::tablebase::Value::Win(_)) => wins += 1,
+            Ok(_) => {}
+            Err(_) => failures += 1,
+        }
+    }
+    let warm = cpu_time() - t;
+    println!(
+        "{} slices: first probe of a slice (reads and checks its file) {:.0} us on average",
+        slices.len(),
+        cold.as_secs_f64() * 1e6 / slices.len() as f64
+    );
+    println!(
+        "{} probes with every slice loaded: {:.0} ns per probe ({wins} wins, {failures} errors)",
+        all.len(),
+        warm.as_secs_f64() * 1e9 / all.len() as f64
+    );
+}

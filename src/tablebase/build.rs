@@ -1,0 +1,370 @@
+//! Retrograde analysis, one material slice at a time in dependency order.
+//!
+//! A slice is closed under the moves that keep the clock running (a quiet move that does not
+//! crown keeps the material), and every capture or crowning leads to a slice built earlier.
+//! So each slice is solved on its own, reading the finished slices for its zeroing moves:
+//! 1. Every position is valued from its zeroing moves alone ([`one_step`] with the moves
+//!    inside the slice still unknown): no move is `loss 0`, a zeroing move into a loss is
+//!    `win 1`, only zeroing moves and all into wins is `loss 1`.
+//!    Each unresolved position also gets a count of its moves inside the slice (or a count
+//!    that never runs out, when a zeroing move reaches a draw).
+//! 2. Level by level, `k = 1, 2, ...`: every unresolved predecessor (by an un-move) of a
+//!    `loss k-1` is a `win k`; every unresolved predecessor of a `win k-1` has its count
+//!    lowered, and the one whose count reaches 0 (all its moves now lose, the slowest in
+//!    `k - 1` plies) is a `loss k`. Level `k` reads only levels below
+//!    `k`, so the threads of a level write without conflict. It stops at `D`, or when a level
+//!    past the first adds nothing. What is left unresolved is a draw.
+//!
+//! Each pass walks the positions in chunks on every thread; entries are atomic bytes.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::{Position, Rules};
+use crate::tablebase::index::SliceIndex;
+use crate::tablebase::material::Masks;
+use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
+use crate::tablebase::store::Store;
+use crate::tablebase::unmove::for_each_predecessor;
+use crate::tablebase::work::{each_position, parallel, split};
+use crate::tablebase::{format, Material, TbError, Value};
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Where the slice files go (created if missing).
+    pub dir: PathBuf,
+    /// Every slice with up to this many pieces.
+    pub pieces: u32,
+    /// Rule switches and draw rule.
+    pub rules: Rules,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// What the builder reports while it runs.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A slice starts: its number (1-based), how many there are, its material and size.
+    Start {
+        /// 1-based position in the build order.
+        number: usize,
+        /// Slices in the build.
+        of: usize,
+        /// The slice.
+        material: Material,
+        /// Positions in it (both sides to move).
+        positions: u64,
+    },
+    /// A slice file is already there and passes its checks: kept.
+    Kept {
+        /// The slice.
+        material: Material,
+    },
+    /// Work within the current slice: `done` of `total` positions of the named pass.
+    Progress {
+        /// `init` or `level k`.
+        pass: String,
+        /// Positions done.
+        done: u64,
+        /// Positions in the pass.
+        total: u64,
+    },
+    /// A slice is written.
+    Done {
+        /// The slice.
+        material: Material,
+        /// Wall time.
+        elapsed: Duration,
+        /// File size.
+        bytes: u64,
+        /// Table memory in use while it was built (the slice and what it reads).
+        memory: u64,
+        /// Counts of wins, losses, draws (side to move).
+        counts: [u64; 3],
+    },
+}
+
+/// The totals of a build.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildReport {
+    /// Slices computed now.
+    pub built: usize,
+    /// Slices kept from an earlier run.
+    pub kept: usize,
+    /// Bytes of all slice files.
+    pub bytes: u64,
+    /// The most table memory in use at once.
+    pub peak_memory: u64,
+}
+
+/// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`.
+pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<BuildReport, TbError> {
+    if opts.rules.draw_half_moves > MAX_DISTANCE {
+        return Err(TbError::DrawRuleTooLong(opts.rules.draw_half_moves));
+    }
+    std::fs::create_dir_all(&opts.dir).map_err(|e| TbError::io(&opts.dir, &e))?;
+    // Tables of other rules are refused; a damaged file is only rebuilt.
+    for (path, header) in format::scan_all(&opts.dir)? {
+        if let Ok(header) = header {
+            format::check_rules(&path, &header, &opts.rules)?;
+        }
+    }
+    let slices = Material::slices(opts.pieces);
+    let mut store = Store::new(&opts.dir, &opts.rules);
+    let mut report = BuildReport::default();
+    for (n, &material) in slices.iter().enumerate() {
+        let size = SliceIndex::new(material).size();
+        let halves = material.halves().len() as u64;
+        let path = format::path_of(&opts.dir, material);
+        if format::read(&opts.dir, material, &opts.rules).is_ok() {
+            report.kept += 1;
+            report.bytes += (format::HEADER_LEN as u64) + halves * size;
+            on_event(Event::Kept { material });
+            continue;
+        }
+        on_event(Event::Start {
+            number: n + 1,
+            of: slices.len(),
+            material,
+            positions: halves * size,
+        });
+        let started = Instant::now();
+        store.require(&zeroing_targets(material))?;
+        // Entries and pending counts of the slice, and the slices it reads.
+        let memory = store.bytes() + 2 * halves * size;
+        report.peak_memory = report.peak_memory.max(memory);
+        let data = solve_slice(material, &opts.rules, &store, opts.threads, on_event)?;
+        let counts = count(&data);
+        let bytes = format::write(&opts.dir, material, &opts.rules, &data)?;
+        debug_assert_eq!(format::path_of(&opts.dir, material), path);
+        report.built += 1;
+        report.bytes += bytes;
+        on_event(Event::Done {
+            material,
+            elapsed: started.elapsed(),
+            bytes,
+            memory,
+            counts,
+        });
+    }
+    Ok(report)
+}
+
+/// Wins, losses and draws among the entries.
+fn count(data: &[u8]) -> [u64; 3] {
+    let mut c = [0u64; 3];
+    for &b in data {
+        c[match Value::from_code(b) {
+            Value::Win(_) => 0,
+            Value::Loss(_) => 1,
+            Value::Draw => 2,
+        }] += 1;
+    }
+    c
+}
+
+/// The canonical slices a capture or crowning can lead to from either side of `material`:
+/// the opponent loses any non-empty set of pieces, the mover may crown a man, or the mover
+/// crowns without capturing. Slices where a side has no piece need no table.
+pub fn zeroing_targets(material: Material) -> Vec<Material> {
+    let mut out = Vec::new();
+    for m in [material, material.mirror()] {
+        for dm in 0..=m.wm {
+            for dk in 0..=m.wk {
+                for crown in [false, true] {
+                    if (dm + dk == 0 && !crown) || (crown && m.bm == 0) {
+                        continue;
+                    }
+                    let after = Material {
+                        bm: m.bm - u8::from(crown),
+                        bk: m.bk + u8::from(crown),
+                        wm: m.wm - dm,
+                        wk: m.wk - dk,
+                    };
+                    let c = after.canonical();
+                    if after.wm + after.wk > 0 && c != material.canonical() && !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A pending count no position reaches 0 from: more than any position has moves.
+const NEVER_LOST: u8 = u8::MAX;
+
+/// The slice being solved: one or two halves, each with its entries and, per position, how
+/// many of its moves inside the slice are not yet known to lead to a win of the opponent.
+struct Work {
+    halves: Vec<(Material, SliceIndex, Vec<AtomicU8>, Vec<AtomicU8>)>,
+}
+
+impl Work {
+    /// The half and index of a position of this slice (either side to move).
+    #[inline]
+    fn locate(&self, pos: &Position) -> (usize, usize) {
+        let masks = Masks::of(pos);
+        let mat = Material::of(&masks);
+        let h = usize::from(self.halves.len() > 1 && mat != self.halves[0].0);
+        (h, self.halves[h].1.index(&masks) as usize)
+    }
+
+    /// The half and index of the `g`-th position of the slice, halves one after the other.
+    #[inline]
+    fn split(&self, g: u64) -> (usize, u64) {
+        split(g, self.halves[0].1.size())
+    }
+
+    fn total(&self) -> u64 {
+        self.halves.iter().map(|h| h.1.size()).sum()
+    }
+
+    fn position(&self, h: usize, i: u64) -> Option<Position> {
+        self.halves[h].1.board(i).position()
+    }
+}
+
+/// Solves one slice; returns its entries, halves one after the other.
+fn solve_slice(
+    material: Material,
+    rules: &Rules,
+    store: &Store,
+    threads: usize,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Vec<u8>, TbError> {
+    let work = Work {
+        halves: material
+            .halves()
+            .into_iter()
+            .map(|m| {
+                let ix = SliceIndex::new(m);
+                let v = (0..ix.size()).map(|_| AtomicU8::new(0)).collect();
+                let pending = (0..ix.size()).map(|_| AtomicU8::new(0)).collect();
+                (m, ix, v, pending)
+            })
+            .collect(),
+    };
+    let limit = distance_limit(rules.draw_half_moves);
+    let total = work.total();
+    let missing = AtomicBool::new(false);
+    // Zeroing moves read the finished slices; a missing one is an error, never a guess.
+    let outside = |q: &Position| {
+        store.code(q).unwrap_or_else(|| {
+            missing.store(true, Ordering::Relaxed);
+            0
+        })
+    };
+
+    let indexes: Vec<SliceIndex> = work.halves.iter().map(|h| h.1.clone()).collect();
+    each_position(
+        &indexes,
+        threads,
+        |h, i, pos, list| {
+            let mut quiet = 0u8;
+            let mut escape = false;
+            let v = one_step(pos, rules, limit, list, |q, zeroing| {
+                if zeroing {
+                    let code = outside(q);
+                    escape |= code == 0;
+                    code
+                } else {
+                    quiet += 1;
+                    0
+                }
+            });
+            let half = &work.halves[h];
+            half.2[i as usize].store(v.code(), Ordering::Relaxed);
+            // Moves inside the slice not yet known to lose; a zeroing move into a draw means
+            // the position can never be lost: no count can reach 0 then.
+            let pending = if escape { NEVER_LOST } else { quiet };
+            half.3[i as usize].store(pending, Ordering::Relaxed);
+        },
+        &mut progress(on_event, "init".to_string(), total),
+    );
+    if missing.load(Ordering::Relaxed) {
+        return Err(TbError::Missing(format!("reached from {material}")));
+    }
+
+    for k in 1..=limit {
+        let added = AtomicU64::new(0);
+        let lost = Value::Loss(k - 1).code();
+        let won = Value::Win(k - 1).code();
+        let win_k = Value::Win(k).code();
+        let loss_k = Value::Loss(k).code();
+        parallel(
+            total,
+            threads,
+            |range| {
+                let mut new = 0;
+                for g in range {
+                    let (h, i) = work.split(g);
+                    let code = work.halves[h].2[i as usize].load(Ordering::Relaxed);
+                    if code != lost && (k < 2 || code != won) {
+                        continue;
+                    }
+                    let Some(pos) = work.position(h, i) else {
+                        continue;
+                    };
+                    for_each_predecessor(&pos, rules, |prev| {
+                        let (ph, pi) = work.locate(prev);
+                        let half = &work.halves[ph];
+                        let e = &half.2[pi];
+                        if e.load(Ordering::Relaxed) != 0 {
+                            return;
+                        }
+                        let value = if code == lost {
+                            win_k
+                        } else if half.3[pi].fetch_sub(1, Ordering::Relaxed) == 1 {
+                            // This was its last move not known to lose; the others lose
+                            // sooner, so it is lost in exactly k.
+                            loss_k
+                        } else {
+                            return;
+                        };
+                        if e.compare_exchange(0, value, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                        {
+                            new += 1;
+                        }
+                    });
+                }
+                added.fetch_add(new, Ordering::Relaxed);
+            },
+            &mut progress(on_event, format!("level {k}"), total),
+        );
+        let added = added.load(Ordering::Relaxed);
+        // Level k+1 reads the entries of distance k: those of level k, and for k = 1 the
+        // `win 1` and `loss 1` of the first pass.
+        if added == 0 && k >= 2 {
+            break;
+        }
+        if k == MAX_DISTANCE && rules.draw_half_moves == 0 {
+            return Err(TbError::TooDeep(material.to_string()));
+        }
+    }
+    Ok(work
+        .halves
+        .into_iter()
+        .flat_map(|(_, _, v, _)| v.into_iter().map(AtomicU8::into_inner))
+        .collect())
+}
+
+/// Forwards the progress of one pass to `on_event`.
+fn progress<'a>(
+    on_event: &'a mut dyn FnMut(Event),
+    pass: String,
+    total: u64,
+) -> impl FnMut(u64) + 'a {
+    move |done| {
+        on_event(Event::Progress {
+            pass: pass.clone(),
+            done,
+            total,
+        })
+    }
+}

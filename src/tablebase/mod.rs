@@ -1,0 +1,35 @@
+//! Endgame tablebases: exact results of every position with few pieces, under one rule
+//! setting and one draw rule, built by retrograde analysis and probed by the engine.
+//!
+//! A table stores, for each position (side to move included), what gives its exact result at
+//! every value `c` of the no-progress clock (see docs/tablebase.md):
+//! - `win d`: the side to move forces, within `d` plies, a capture or crowning after which the
+//!   position is won at clock 0, or a move that leaves the opponent without a move. At clock
+//!   `c` the position is a win iff `d <= D - c`, else a draw (`D` = `DrawHalfMoves`).
+//! - `loss d`: the same for the opponent (`loss 0`: the side to move has no move).
+//! - `draw`: neither side can force such an event within `D` plies (or ever, with `D` = 0).
+//!
+//! Layout: [`material`] names the slices and orders them; [`index`] numbers the positions of
+//! a slice; [`unmove`] generates predecessors; [`solve`] is the one-step rule shared by the
+//! builder and the verifier; `store` holds the finished slices a build reads; [`build`] runs the retrograde analysis; [`format`] reads and
+//! writes slice files; [`probe`] answers queries from files read on first use; [`verify`]
+//! re-checks a directory; [`cli`] is the `buffgreen tb` subcommand.
+
+pub mod build;
+pub mod cli;
+mod error;
+pub mod format;
+pub mod index;
+pub mod material;
+pub mod probe;
+mod progress;
+pub mod solve;
+mod store;
+pub mod unmove;
+pub mod verify;
+mod work;
+
+pub use error::TbError;
+pub use material::Material;
+pub use probe::Tablebase;
+pub use solve::Value;

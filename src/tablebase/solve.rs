@@ -1,0 +1,144 @@
+//! What an entry means and the one-step rule that links an entry to its successors: the
+//! builder applies it level by level, the verifier checks every entry against it.
+
+use std::fmt;
+
+use crate::board::{generate_moves, MoveList, Position, Rules};
+
+/// The largest distance an entry can hold.
+pub const MAX_DISTANCE: u32 = 127;
+
+/// The result of a position for the side to move, as a table stores it (clock 0 and beyond:
+/// see [`Value::at_clock`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Value {
+    /// The side to move forces a winning conversion within this many plies.
+    Win(u32),
+    /// The opponent forces one within this many plies (0: the side to move has no move).
+    Loss(u32),
+    /// Neither side can force one within the draw rule.
+    Draw,
+}
+
+impl Value {
+    /// The entry byte: 0 draw, 1..=127 win in that many plies, 128 + d loss in d plies.
+    #[inline]
+    pub const fn code(self) -> u8 {
+        match self {
+            Value::Draw => 0,
+            Value::Win(d) => d as u8,
+            Value::Loss(d) => 128 + d as u8,
+        }
+    }
+
+    /// The value of an entry byte.
+    #[inline]
+    pub const fn from_code(code: u8) -> Value {
+        match code {
+            0 => Value::Draw,
+            1..=127 => Value::Win(code as u32),
+            _ => Value::Loss(code as u32 - 128),
+        }
+    }
+
+    /// The result at no-progress clock `clock` under draw rule `draw_half_moves` (0 = none):
+    /// a win or loss in `d` holds iff `d <= D - clock`, otherwise the position is a draw. A
+    /// position without a move is lost at every clock.
+    pub fn at_clock(self, clock: u32, draw_half_moves: u32) -> Value {
+        let left = draw_half_moves.saturating_sub(clock);
+        match self {
+            Value::Loss(0) => self,
+            Value::Win(d) | Value::Loss(d) if draw_half_moves > 0 && d > left => Value::Draw,
+            v => v,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// `win <d>`, `loss <d>` or `draw`: the line `tb probe` prints.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(d) => write!(f, "win {d}"),
+            Value::Loss(d) => write!(f, "loss {d}"),
+            Value::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+/// The longest distance a table built under `draw_half_moves` holds: `D`, or
+/// [`MAX_DISTANCE`] without a draw rule.
+pub fn distance_limit(draw_half_moves: u32) -> u32 {
+    if draw_half_moves == 0 {
+        MAX_DISTANCE
+    } else {
+        draw_half_moves.min(MAX_DISTANCE)
+    }
+}
+
+/// The value of `pos` from the values of its successors: `lookup(next, zeroing)` gives the
+/// entry of the position after a move (`zeroing`: the move captured or crowned, so the clock
+/// restarts at 0 there). A move into a loss in `d'` wins in 1 if it zeroes, else in `d' + 1`;
+/// the side to move wins by its fastest such move, and loses only if every move leads to a
+/// win of the opponent, by the slowest. Distances beyond `limit` are draws.
+pub fn one_step(
+    pos: &Position,
+    rules: &Rules,
+    limit: u32,
+    list: &mut MoveList,
+    mut lookup: impl FnMut(&Position, bool) -> u8,
+) -> Value {
+    generate_moves(pos, rules, list);
+    if list.is_empty() {
+        return Value::Loss(0);
+    }
+    let mut best_win = u32::MAX;
+    let mut all_lose = true;
+    let mut worst_loss = 0;
+    for mv in list.iter() {
+        let zeroing = mv.is_capture() || mv.crowns();
+        let mut next = *pos;
+        next.play_unchecked(*mv);
+        let cost = |d: u32| if zeroing { 1 } else { d + 1 };
+        match Value::from_code(lookup(&next, zeroing)) {
+            Value::Loss(d) => {
+                let c = cost(d);
+                if c <= limit {
+                    best_win = best_win.min(c);
+                } else {
+                    all_lose = false;
+                }
+            }
+            Value::Win(d) => worst_loss = worst_loss.max(cost(d)),
+            Value::Draw => all_lose = false,
+        }
+    }
+    if best_win != u32::MAX {
+        Value::Win(best_win)
+    } else if all_lose && worst_loss <= limit {
+        Value::Loss(worst_loss)
+    } else {
+        Value::Draw
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip() {
+        for code in 0..=255u8 {
+            assert_eq!(Value::from_code(code).code(), code);
+        }
+    }
+
+    #[test]
+    fn cursed_wins_are_draws_at_high_clocks() {
+        assert_eq!(Value::Win(11).at_clock(69, 80), Value::Win(11));
+        assert_eq!(Value::Win(11).at_clock(70, 80), Value::Draw);
+        assert_eq!(Value::Loss(4).at_clock(77, 80), Value::Draw);
+        assert_eq!(Value::Loss(0).at_clock(80, 80), Value::Loss(0));
+        assert_eq!(Value::Win(99).at_clock(500, 0), Value::Win(99));
+        assert_eq!(Value::Win(1).to_string(), "win 1");
+    }
+}

@@ -1,0 +1,83 @@
+//! The finished slices a computation reads: the targets of captures and crownings while a
+//! slice is built or verified. Loaded from their files (checked) and dropped when no longer
+//! needed, so memory holds only what the current slice can reach.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::board::{Position, Rules};
+use crate::tablebase::format;
+use crate::tablebase::index::SliceIndex;
+use crate::tablebase::material::{Masks, MATERIAL_CODES};
+use crate::tablebase::{Material, TbError, Value};
+
+/// Where the entries of one material (Black to move) are.
+struct Slot {
+    data: Arc<Vec<u8>>,
+    offset: usize,
+    index: SliceIndex,
+}
+
+/// Loaded slices, looked up by the material of a position.
+pub(crate) struct Store {
+    dir: PathBuf,
+    rules: Rules,
+    loaded: HashMap<Material, Arc<Vec<u8>>>,
+    slots: Vec<Option<Slot>>,
+}
+
+impl Store {
+    /// An empty store over the files of `dir`, which must be built for `rules`.
+    pub(crate) fn new(dir: &Path, rules: &Rules) -> Store {
+        Store {
+            dir: dir.to_path_buf(),
+            rules: *rules,
+            loaded: HashMap::new(),
+            slots: (0..MATERIAL_CODES).map(|_| None).collect(),
+        }
+    }
+
+    /// Keeps exactly the canonical slices `needed` loaded, reading the missing ones.
+    pub(crate) fn require(&mut self, needed: &[Material]) -> Result<(), TbError> {
+        self.loaded.retain(|m, _| needed.contains(m));
+        for &m in needed {
+            if !self.loaded.contains_key(&m) {
+                let data = format::read(&self.dir, m, &self.rules)?;
+                self.loaded.insert(m, Arc::new(data));
+            }
+        }
+        self.slots.iter_mut().for_each(|s| *s = None);
+        for (&m, data) in &self.loaded {
+            for (k, mat) in m.halves().into_iter().enumerate() {
+                let index = SliceIndex::new(mat);
+                self.slots[mat.code()] = Some(Slot {
+                    data: Arc::clone(data),
+                    offset: k * index.size() as usize,
+                    index,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes of table data held.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.loaded.values().map(|d| d.len() as u64).sum()
+    }
+
+    /// The entry of `pos` (either side to move); `None` when its slice is not loaded. A side
+    /// to move without pieces has lost.
+    #[inline]
+    pub(crate) fn code(&self, pos: &Position) -> Option<u8> {
+        let masks = Masks::of(pos);
+        if masks.bmen | masks.bkings == 0 {
+            return Some(Value::Loss(0).code());
+        }
+        let mat = Material::of(&masks);
+        let slot = self.slots.get(mat.code())?.as_ref()?;
+        slot.data
+            .get(slot.offset + slot.index.index(&masks) as usize)
+            .copied()
+    }
+}

@@ -1,0 +1,113 @@
+//! `tb verify`: every entry of every slice in a directory is recomputed from the entries of
+//! its successors by the one-step rule and compared. Local agreement everywhere implies the
+//! tables are right: a stored win or loss in `d` rests on entries with smaller distances, down
+//! to positions without a move, and a true win stored as a draw would disagree with the
+//! (correct, by induction on the distance) entry of its winning successor.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::MoveList;
+use crate::tablebase::build::zeroing_targets;
+use crate::tablebase::index::SliceIndex;
+use crate::tablebase::material::MAX_PIECES;
+use crate::tablebase::solve::{distance_limit, one_step};
+use crate::tablebase::store::Store;
+use crate::tablebase::work::{each_position, split};
+use crate::tablebase::{format, Material, TbError, Value};
+
+/// What `verify` checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// Slices checked.
+    pub slices: usize,
+    /// Entries checked.
+    pub positions: u64,
+    /// The rules the tables are built for.
+    pub rules: crate::board::Rules,
+}
+
+/// Checks every slice file of `dir`; `on_slice(material, elapsed)` after each.
+pub fn verify(
+    dir: &Path,
+    threads: usize,
+    on_slice: &mut dyn FnMut(Material, Duration),
+) -> Result<VerifyReport, TbError> {
+    let files = format::scan(dir)?;
+    let Some((_, first)) = files.first() else {
+        return Err(TbError::Empty(dir.to_path_buf()));
+    };
+    let rules = first.rules;
+    for (path, header) in &files {
+        format::check_rules(path, header, &rules)?;
+    }
+    let present: Vec<Material> = files.iter().map(|(_, h)| h.material).collect();
+    let limit = distance_limit(rules.draw_half_moves);
+    let mut store = Store::new(dir, &rules);
+    let mut positions = 0;
+    let mut slices = 0;
+    for material in Material::slices(MAX_PIECES) {
+        if !present.contains(&material) {
+            continue;
+        }
+        let started = Instant::now();
+        let mut needed = zeroing_targets(material);
+        needed.push(material);
+        store.require(&needed)?;
+        let ixs: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
+        let n = ixs[0].size();
+        let total = n * ixs.len() as u64;
+        let first_bad = AtomicU64::new(u64::MAX);
+        let missing = AtomicBool::new(false);
+        each_position(
+            &ixs,
+            threads,
+            |h, i, pos, list| {
+                let expected = one_step(pos, &rules, limit, list, |q, _| {
+                    store.code(q).unwrap_or_else(|| {
+                        missing.store(true, Ordering::Relaxed);
+                        0
+                    })
+                });
+                if store.code(pos) != Some(expected.code()) {
+                    first_bad.fetch_min(h as u64 * n + i, Ordering::Relaxed);
+                }
+            },
+            &mut |_| {},
+        );
+        if missing.load(Ordering::Relaxed) {
+            return Err(TbError::Missing(format!("reached from {material}")));
+        }
+        let g = first_bad.load(Ordering::Relaxed);
+        if g != u64::MAX {
+            let (h, i) = split(g, n);
+            let pos = ixs[h].board(i).position();
+            let mut list = MoveList::new();
+            let (fen, stored, expected) = match pos {
+                Some(p) => (
+                    crate::board::fen::write(&p),
+                    store.code(&p).map(Value::from_code),
+                    one_step(&p, &rules, limit, &mut list, |q, _| {
+                        store.code(q).unwrap_or(0)
+                    }),
+                ),
+                None => (format!("index {i}"), None, Value::Draw),
+            };
+            return Err(TbError::Inconsistent {
+                slice: material.to_string(),
+                fen,
+                stored: stored.map_or("nothing".to_string(), |v| v.to_string()),
+                expected: expected.to_string(),
+            });
+        }
+        positions += total;
+        slices += 1;
+        on_slice(material, started.elapsed());
+    }
+    Ok(VerifyReport {
+        slices,
+        positions,
+        rules,
+    })
+}

@@ -1,0 +1,37 @@
+//! `tb verify` on the 4-piece tables: every entry agrees with its successors.
+
+use std::process::Command;
+
+use buffgreen::board::Rules;
+
+use crate::tables;
+
+fn verify_line(rules: &Rules) -> String {
+    let dir = tables(4, rules);
+    let out = Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+        .args(["tb", "verify", "--threads", "2", "--dir"])
+        .arg(&dir)
+        .output()
+        .expect("binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    // The line ends with the time taken.
+    text.rsplit_once(", ")
+        .map_or(text.clone(), |(line, _)| line.to_string())
+}
+
+#[test]
+fn four_piece_tables_pass_verify() {
+    assert_eq!(
+        verify_line(&Rules::BUFF_AND_GREEN),
+        "ok: 23 slices, 6408836 positions consistent (BackwardCapture=true LongKings=true DrawHalfMoves=80)"
+    );
+    assert_eq!(
+        verify_line(&Rules::ENGLISH),
+        "ok: 23 slices, 6408836 positions consistent (BackwardCapture=false LongKings=false DrawHalfMoves=80)"
+    );
+}

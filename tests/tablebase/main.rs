@@ -1,0 +1,38 @@
+//! Endgame tablebases: the built tables against an independent solver (`agreement`), `tb
+//! verify` on 4-piece tables (`consistency`), and `tb probe` lines and errors from the binary
+//! (`scenarios`). One test binary keeps the release build's link steps few.
+
+mod agreement;
+#[path = "../common/mod.rs"]
+mod common;
+mod consistency;
+mod scenarios;
+mod solver;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use buffgreen::board::Rules;
+use buffgreen::tablebase::build::{build, BuildOptions};
+
+/// Builds (or reuses, the build is resumable) the tables of up to `pieces` pieces for `rules`
+/// in a directory of the test target, and returns it.
+pub fn tables(pieces: u32, rules: &Rules) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "tb-{pieces}-{}{}-{}",
+        u8::from(rules.backward_capture),
+        u8::from(rules.long_kings),
+        rules.draw_half_moves
+    ));
+    let opts = BuildOptions {
+        dir: dir.clone(),
+        pieces,
+        rules: *rules,
+        threads: 2,
+    };
+    // One build at a time: tests share directories.
+    static BUILDING: Mutex<()> = Mutex::new(());
+    let _guard = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+    build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {dir:?}: {e}"));
+    dir
+}
