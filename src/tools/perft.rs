@@ -3,7 +3,7 @@
 //! The last ply is bulk-counted (`count_moves` without building moves). Work is split over
 //! threads by the moves two plies deep, so a lopsided root move does not leave a core idle.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::board::{count_moves, generate_moves, MoveList, Position, Rules};
@@ -12,13 +12,24 @@ use crate::types::Move;
 /// Leaf count of the move tree of `pos`, `depth` plies deep, on this thread.
 pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
     let mut lists = vec![MoveList::new(); depth as usize + 1];
-    count(pos, rules, depth, &mut lists)
+    count(pos, rules, depth, &mut lists, &AtomicBool::new(false))
 }
 
-fn count(pos: &Position, rules: &Rules, depth: u32, lists: &mut [MoveList]) -> u64 {
+/// Plies left above which [`count`] looks at the stop flag: often enough to stop within
+/// milliseconds, rarely enough to cost nothing measurable.
+const STOP_CHECK_DEPTH: u32 = 3;
+
+fn count(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    lists: &mut [MoveList],
+    stop: &AtomicBool,
+) -> u64 {
     match depth {
         0 => 1,
         1 => count_moves(pos, rules),
+        _ if depth >= STOP_CHECK_DEPTH && stop.load(Ordering::Relaxed) => 0,
         _ => {
             let (list, rest) = match lists.split_first_mut() {
                 Some(x) => x,
@@ -29,7 +40,7 @@ fn count(pos: &Position, rules: &Rules, depth: u32, lists: &mut [MoveList]) -> u
             for &mv in list.iter() {
                 let mut next = *pos;
                 next.play_unchecked(mv);
-                total += count(&next, rules, depth - 1, rest);
+                total += count(&next, rules, depth - 1, rest, stop);
             }
             total
         }
@@ -38,8 +49,20 @@ fn count(pos: &Position, rules: &Rules, depth: u32, lists: &mut [MoveList]) -> u
 
 /// Leaf counts per root move ("divide"), in move-generation order, using `threads` threads.
 pub fn divide(pos: &Position, rules: &Rules, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    divide_until(pos, rules, depth, threads, &AtomicBool::new(false)).0
+}
+
+/// [`divide`] that ends early once `stop` is set: returns the counts and whether they are
+/// complete (false: `stop` came first and the counts are partial).
+pub fn divide_until(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> (Vec<(Move, u64)>, bool) {
     if depth == 0 {
-        return Vec::new();
+        return (Vec::new(), true);
     }
     let mut roots = MoveList::new();
     generate_moves(pos, rules, &mut roots);
@@ -73,7 +96,10 @@ pub fn divide(pos: &Position, rules: &Rules, depth: u32, threads: usize) -> Vec<
                     let Some(&(root, p, d)) = items.get(k) else {
                         break;
                     };
-                    local[root] += count(&p, rules, d, &mut lists);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    local[root] += count(&p, rules, d, &mut lists, stop);
                 }
                 let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
                 for (a, b) in t.iter_mut().zip(local) {
@@ -83,5 +109,6 @@ pub fn divide(pos: &Position, rules: &Rules, depth: u32, threads: usize) -> Vec<
         }
     });
     let totals = totals.into_inner().unwrap_or_else(|e| e.into_inner());
-    roots.iter().copied().zip(totals).collect()
+    let complete = !stop.load(Ordering::Relaxed);
+    (roots.iter().copied().zip(totals).collect(), complete)
 }
