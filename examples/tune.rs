@@ -58,14 +58,10 @@ fn load(path: &str, rules: &Rules) -> Vec<Sample> {
             buffgreen::types::Color::White => 1.0 - black,
         };
         eval::features(&pos, &mut f);
-        let div = if rules.long_kings {
-            [
-                eval::drawish_divisor(&pos, me, 1) as f64,
-                eval::drawish_divisor(&pos, me, -1) as f64,
-            ]
-        } else {
-            [1.0, 1.0]
-        };
+        let div = [
+            eval::drawish_divisor(&pos, rules, me, 1) as f64,
+            eval::drawish_divisor(&pos, rules, me, -1) as f64,
+        ];
         out.push(Sample {
             features: f.iter().map(|&(i, v)| (i as u16, v as f32)).collect(),
             div,

@@ -26,6 +26,7 @@ pub use crate::search::params::{MAX_HASH_MIB, MAX_SEED};
 pub use crate::search::{OptionKind, OptionValue};
 pub use options::{
     lookup as lookup_option, table as option_table, OptionError, OptionId, OptionSpec, Settings,
+    CLEAR_HASH,
 };
 
 use crate::board::fen::{self, FenError};
@@ -128,21 +129,31 @@ pub type EventSink = Box<dyn FnMut(SearchEvent) + Send>;
 /// Receives the search's answer, exactly once, on the search thread.
 pub type AnswerSink = Box<dyn FnOnce(SearchOutcome) + Send>;
 
-/// A search in progress on its own thread.
+/// Receives the `go perft` counts (sorted, see [`sort_divide`]) and whether they are complete
+/// (false: `stop` ended the count early), once, on the search thread.
+pub type PerftSink = Box<dyn FnOnce(Vec<(Move, u64)>, bool) + Send>;
+
+/// Receives the `bench` report (partial when `stop` ended it), once, on the search thread.
+pub type BenchSink = Box<dyn FnOnce(BenchReport) + Send>;
+
+/// A search (or `go perft`, or `bench`) in progress on its own thread.
 struct Running {
-    handle: JoinHandle<Searcher>,
+    /// Gives back the searcher when the work had borrowed it.
+    handle: JoinHandle<Option<Searcher>>,
     control: Arc<Control>,
     /// Set just before the answer is delivered.
     answered: Arc<AtomicBool>,
     infinite: bool,
     ponder: bool,
+    /// Sure to end by itself (a `movetime`, `nodes` or clock limit, a perft, a bench).
+    bounded: bool,
 }
 
 impl Running {
-    /// True while the search would never end by itself: `infinite`, or pondering before
-    /// `ponderhit`.
+    /// True while the work would not end by itself: `infinite`, pondering before `ponderhit`,
+    /// or a search bounded only by `depth` or `mate`.
     fn unbounded(&self) -> bool {
-        answer::must_wait(self.infinite, self.ponder, &self.control)
+        !self.bounded || answer::must_wait(self.infinite, self.ponder, &self.control)
     }
 
     fn wake(&self) {
@@ -212,6 +223,13 @@ impl Engine {
     ) -> Result<Option<Notice>, EngineError> {
         let spec = options::lookup(name)?;
         let value = options::parse_value(&spec, value)?;
+        if spec.id == OptionId::ClearHash {
+            self.end_search();
+            if let Some(searcher) = self.searcher.as_mut() {
+                searcher.new_game();
+            }
+            return Ok(None);
+        }
         let mut settings = self.settings.clone();
         let mut rules = *self.game.rules();
         options::store(&mut settings, &mut rules, &spec, value);
@@ -276,46 +294,119 @@ impl Engine {
     /// Starts a search of the current game on its own thread and returns at once.
     ///
     /// `events` receives progress; `answer` receives the outcome exactly once, also when the
-    /// search is stopped. A search that sets no limit for the side to move (no `movetime`,
-    /// no `nodes`, no clock of the mover) runs until `stop`, as `go infinite`. An infinite
-    /// search, or a ponder search before `ponderhit`, holds its answer until then even if the
-    /// searcher finishes early (game over, single move, proven result), as UCI requires.
+    /// search is stopped. A `go` that gives a clock but none for the side to move counts that
+    /// clock as zero (and says so through `events`, before the search starts). A search that
+    /// sets no limit for the side to move (no `movetime`, `nodes`, clock of the mover, `depth`
+    /// or `mate`) runs until `stop`, as `go infinite`. An infinite search, or a ponder search
+    /// before `ponderhit`, holds its answer until then even if the searcher finishes early
+    /// (game over, proven result), as UCI requires.
     pub fn go(
         &mut self,
         request: GoRequest,
-        events: EventSink,
+        mut events: EventSink,
         answer: AnswerSink,
     ) -> Result<(), EngineError> {
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
-        let mut limits = request.limits;
-        limits.searchmoves = self.resolve_searchmoves(&request.searchmoves)?;
-        answer::complete(&mut limits, self.game.position().side_to_move());
-        let control = Arc::new(Control::default());
-        let answered = Arc::new(AtomicBool::new(false));
+        let (limits, note) = self.complete_limits(&request)?;
+        if let Some(note) = note {
+            events(SearchEvent::Message(note));
+        }
         let searcher = self.take_searcher();
+        let bounded = answer::bounded(&limits, self.game.position().side_to_move());
+        let (infinite, ponder) = (limits.infinite, limits.ponder);
         let job = SearchJob {
             searcher,
             config: self.settings.config.clone(),
             game: self.game.clone(),
-            limits: limits.clone(),
-            control: Arc::clone(&control),
-            answered: Arc::clone(&answered),
+            limits,
+            control: Arc::default(),
+            answered: Arc::default(),
             events,
             answer,
         };
+        let (control, answered) = (Arc::clone(&job.control), Arc::clone(&job.answered));
+        self.spawn(control, answered, infinite, ponder, bounded, move || {
+            Some(job.run())
+        })
+    }
+
+    /// The limits a `go` with `request` searches under: its `searchmoves` resolved in the
+    /// current position and what it leaves implicit filled in (see [`Engine::go`]), with the
+    /// note to show when the engine had to guess a missing clock.
+    pub fn complete_limits(
+        &self,
+        request: &GoRequest,
+    ) -> Result<(Limits, Option<String>), EngineError> {
+        let mut limits = request.limits.clone();
+        limits.searchmoves = self.resolve_searchmoves(&request.searchmoves)?;
+        let note = answer::complete(&mut limits, self.game.position().side_to_move());
+        Ok((limits, note))
+    }
+
+    /// Counts the leaves of the move tree of the current position under the current rules
+    /// (`go perft`), `depth` plies deep with the `Threads` setting, on the search thread;
+    /// returns at once. `answer` gets the counts per root move once, when the count is done
+    /// or `stop` ended it (then they are partial).
+    pub fn perft(&mut self, depth: u32, answer: PerftSink) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        let (pos, rules) = (*self.game.position(), *self.game.rules());
+        let threads = self.settings.config.threads;
+        let control: Arc<Control> = Arc::default();
+        let answered: Arc<AtomicBool> = Arc::default();
+        let (c, a) = (Arc::clone(&control), Arc::clone(&answered));
+        self.spawn(control, answered, false, false, true, move || {
+            let (mut d, complete) = perft::divide_until(&pos, &rules, depth, threads, &c.stop);
+            sort_divide(&mut d);
+            a.store(true, Ordering::SeqCst);
+            answer(d, complete);
+            None
+        })
+    }
+
+    /// Runs the bench workload under the current settings on the search thread; returns at
+    /// once. `answer` gets the report once, when the workload is done or `stop` ended it.
+    pub fn bench(&mut self, nodes: u64, answer: BenchSink) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        let (config, rules) = (self.settings.config.clone(), *self.game.rules());
+        let control: Arc<Control> = Arc::default();
+        let answered: Arc<AtomicBool> = Arc::default();
+        let (c, a) = (Arc::clone(&control), Arc::clone(&answered));
+        self.spawn(control, answered, false, false, true, move || {
+            let report = bench::run_until(&config, &rules, nodes, &c);
+            a.store(true, Ordering::SeqCst);
+            answer(report);
+            None
+        })
+    }
+
+    /// Starts `work` on the search thread as the running work.
+    fn spawn(
+        &mut self,
+        control: Arc<Control>,
+        answered: Arc<AtomicBool>,
+        infinite: bool,
+        ponder: bool,
+        bounded: bool,
+        work: impl FnOnce() -> Option<Searcher> + Send + 'static,
+    ) -> Result<(), EngineError> {
         let handle = std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || job.run())
+            .spawn(work)
             .map_err(EngineError::Thread)?;
         self.running = Some(Running {
             handle,
             control,
             answered,
-            infinite: limits.infinite,
-            ponder: limits.ponder,
+            infinite,
+            ponder,
+            bounded,
         });
         Ok(())
     }
@@ -358,29 +449,11 @@ impl Engine {
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
             // A search thread that died outside its own panic guard lost the searcher; a
-            // fresh one is made when next needed.
-            self.searcher = r.handle.join().ok();
+            // fresh one is made when next needed. A perft or bench never borrowed it.
+            if let Ok(Some(searcher)) = r.handle.join() {
+                self.searcher = Some(searcher);
+            }
         }
-    }
-
-    /// Leaf counts per root move of the current position under the current rules (`go perft`),
-    /// sorted by move (see [`sort_divide`]), using the `Threads` setting.
-    pub fn perft(&mut self, depth: u32) -> Result<Vec<(Move, u64)>, EngineError> {
-        if self.is_searching() {
-            return Err(EngineError::Busy);
-        }
-        let threads = self.settings.config.threads;
-        let mut d = perft::divide(self.game.position(), self.game.rules(), depth, threads);
-        sort_divide(&mut d);
-        Ok(d)
-    }
-
-    /// Runs the bench workload under the current settings.
-    pub fn bench(&mut self, nodes: u64) -> Result<BenchReport, EngineError> {
-        if self.is_searching() {
-            return Err(EngineError::Busy);
-        }
-        Ok(bench::run(&self.settings.config, self.game.rules(), nodes))
     }
 
     /// Joins a search that has delivered its answer, so the searcher is home again.
@@ -615,6 +688,54 @@ mod tests {
     }
 
     #[test]
+    fn perft_runs_on_the_search_thread_and_stops() {
+        let mut e = Engine::new();
+        let (tx, rx) = mpsc::channel();
+        e.perft(
+            30,
+            Box::new(move |d, complete| {
+                let _ = tx.send((d, complete));
+            }),
+        )
+        .unwrap();
+        assert!(e.is_searching());
+        assert!(!e.is_unbounded());
+        let (ev, ans, _rx) = sinks();
+        assert!(matches!(
+            e.go(GoRequest::default(), ev, ans),
+            Err(EngineError::Busy)
+        ));
+        e.stop();
+        e.wait();
+        let (d, complete) = rx.recv().unwrap();
+        assert!(!complete);
+        assert_eq!(d.len(), 7);
+        assert!(!e.is_searching());
+    }
+
+    #[test]
+    fn a_missing_own_clock_counts_as_zero() {
+        let e = Engine::new();
+        let req = GoRequest {
+            limits: Limits {
+                wtime: Some(Duration::from_millis(1000)),
+                winc: Some(Duration::ZERO),
+                ..Limits::default()
+            },
+            searchmoves: vec![],
+        };
+        let (limits, note) = e.complete_limits(&req).unwrap();
+        assert_eq!(limits.btime, Some(Duration::ZERO));
+        assert!(!limits.infinite);
+        assert_eq!(
+            note.as_deref(),
+            Some("no btime for the side to move (black): its clock counts as 0, moving at once")
+        );
+        let (limits, note) = e.complete_limits(&GoRequest::default()).unwrap();
+        assert!(limits.infinite && note.is_none());
+    }
+
+    #[test]
     fn infinite_search_of_a_finished_game_waits_for_stop() {
         let mut e = Engine::new();
         e.set_position(&StartPosition::Fen("B:W18:B".into()), &[])
@@ -657,7 +778,17 @@ mod tests {
     #[test]
     fn divide_is_sorted() {
         let mut e = Engine::new();
-        let d = e.perft(1).unwrap();
+        let (tx, rx) = mpsc::channel();
+        e.perft(
+            1,
+            Box::new(move |d, complete| {
+                let _ = tx.send((d, complete));
+            }),
+        )
+        .unwrap();
+        e.wait();
+        let (d, complete) = rx.recv().unwrap();
+        assert!(complete);
         let names: Vec<String> = d.iter().map(|(m, _)| m.to_string()).collect();
         assert_eq!(
             names,

@@ -98,14 +98,16 @@ fn option_params() -> Vec<String> {
     option_table()
         .iter()
         .filter(|o| o.name != "BackwardCapture" && o.name != "LongKings")
-        .map(|o| match o.kind {
+        .filter_map(|o| match o.kind {
             OptionKind::Check { default } => {
-                format!("param name={} value={default} type=bool", o.name)
+                Some(format!("param name={} value={default} type=bool", o.name))
             }
-            OptionKind::Spin { default, min, max } => format!(
+            OptionKind::Spin { default, min, max } => Some(format!(
                 "param name={} value={default} type=int min={min} max={max}",
                 o.name
-            ),
+            )),
+            // Hub has no button type.
+            OptionKind::Button => None,
         })
         .collect()
 }

@@ -40,6 +40,7 @@ fn handshake() {
             (buffgreen::search::SearchConfig::default().minimax_weight * 100.0).round()
         ),
         "option name Ponder type check default false",
+        "option name Clear Hash type button",
         "uciok",
     ]);
     assert_eq!(got, want);
@@ -60,6 +61,8 @@ fn display_start_position_exactly() {
     let mut want = lines(&START_DIAGRAM);
     want.push("Clock: 0".into());
     want.push("Result: ongoing".into());
+    want.push("Turn: black".into());
+    want.push("Captures: none".into());
     assert_eq!(e.display(), want);
 }
 
@@ -84,19 +87,21 @@ fn display_after_moves() {
             "Fen: W:W20,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15",
             "Clock: 3",
             "Result: ongoing",
+            "Turn: white",
+            "Captures: none",
         ])
     );
     // Every FEN form the parser accepts, with kings and a finished game.
     assert!(e.ask("position fen [FEN \"w:bk1-3:w30.\"]").is_empty());
     let d = e.display();
     assert_eq!(
-        d[d.len() - 3..],
+        d[11..14],
         lines(&["Fen: W:W30:BK1,K2,K3", "Clock: 0", "Result: ongoing"])
     );
     assert!(e.ask("position fen B:W18:B").is_empty());
     let d = e.display();
     assert_eq!(
-        d[d.len() - 3..],
+        d[11..14],
         lines(&["Fen: B:W18:B", "Clock: 0", "Result: white wins"])
     );
 }
@@ -115,19 +120,19 @@ fn go_perft_divide_exactly() {
         "",
         "Nodes searched: 302",
     ]);
-    assert_eq!(e.ask("go perft 3"), want);
+    assert_eq!(e.perft("go perft 3"), want);
     // Under the current position and rules: a backward capture is forced by default, and
     // impossible in English rules.
     e.ask("position fen W:W18,30:B1,23");
     assert_eq!(
-        e.ask("go perft 1"),
+        e.perft("go perft 1"),
         lines(&["18x27: 1", "", "Nodes searched: 1"])
     );
     assert!(e
         .ask("setoption name BackwardCapture value false")
         .is_empty());
     assert_eq!(
-        e.ask("go perft 1"),
+        e.perft("go perft 1"),
         lines(&[
             "18-14: 1",
             "18-15: 1",
@@ -141,7 +146,7 @@ fn go_perft_divide_exactly() {
     e.ask("setoption name Threads value 2");
     e.ask("setoption name BackwardCapture value true");
     e.ask("position startpos moves 9-13");
-    let d = e.ask("go perft 2");
+    let d = e.perft("go perft 2");
     assert_eq!(d.last().unwrap(), "Nodes searched: 48");
     assert_eq!(d.len(), 7 + 2);
 }
@@ -151,10 +156,10 @@ fn rules_options_change_the_game() {
     let mut e = Engine::start();
     // Flying king from 1, then short.
     e.ask("position fen B:W32:BK1");
-    assert_eq!(e.ask("go perft 1").last().unwrap(), "Nodes searched: 7");
+    assert_eq!(e.perft("go perft 1").last().unwrap(), "Nodes searched: 7");
     assert!(e.ask("setoption name LongKings value false").is_empty());
     assert_eq!(
-        e.ask("go perft 1"),
+        e.perft("go perft 1"),
         lines(&["1-5: 1", "1-6: 1", "", "Nodes searched: 2"])
     );
     // The draw rule: four quiet king moves, then a limit of 4 draws the game; 3 cannot replay
@@ -162,7 +167,7 @@ fn rules_options_change_the_game() {
     e.ask("position fen B:WK32:BK1 moves 1-5 32-27 5-1 27-32");
     let tail = |e: &mut Engine| {
         let d = e.display();
-        d[d.len() - 3..].to_vec()
+        d[11..14].to_vec()
     };
     assert_eq!(
         tail(&mut e),
@@ -202,7 +207,7 @@ fn rules_options_change_the_game() {
         "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     );
     e.ask("position fen W:W18,30:B1,23");
-    assert_eq!(e.ask("go perft 1").last().unwrap(), "Nodes searched: 4");
+    assert_eq!(e.perft("go perft 1").last().unwrap(), "Nodes searched: 4");
 }
 
 /// (name as sent, min, max) of every spin option; check options are listed separately.
@@ -310,7 +315,7 @@ fn refused_option_changes_nothing() {
     );
     // Still the default rules: the backward capture is forced.
     assert_eq!(
-        e.ask("go perft 1"),
+        e.perft("go perft 1"),
         lines(&["18x27: 1", "", "Nodes searched: 1"])
     );
 }
@@ -367,7 +372,7 @@ fn every_error_class_leaves_the_state_unchanged() {
             "go searchmoves 11-16",
             "info string error: searchmoves: illegal move '11-16'; legal moves: 15x22",
         ),
-        ("go depth 3", "info string error: go: unexpected 'depth'"),
+        ("go depth 0", "info string error: go: bad value '0' for depth: expected an integer from 1 to 4294967295"),
         ("position", "info string error: position: missing 'startpos' or 'fen'"),
         ("flip", "info string error: unknown command 'flip'"),
     ];
@@ -427,5 +432,7 @@ fn protocol_md_examples_are_true() {
     let mut d = lines(&START_DIAGRAM);
     d.push("Clock: 0".into());
     d.push("Result: ongoing".into());
+    d.push("Turn: black".into());
+    d.push("Captures: none".into());
     assert!(doc.contains(&format!("\n{}\n", d.join("\n"))));
 }

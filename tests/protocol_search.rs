@@ -307,9 +307,12 @@ fn end_of_input_stops_unbounded_searches() {
 #[test]
 fn bench_command_prints_its_two_lines() {
     let mut e = Engine::start();
-    let out = e.ask("bench 5");
+    // Bench runs on the search thread: its reply ends with the rate line.
+    e.send("bench 5");
+    let out = e.recv_until(|l| l.starts_with("Nodes/second: "));
     protocol_support::bench_nodes(&out);
     // The node count is a signature: the same settings give the same count.
-    let again = e.ask("bench 5");
+    e.send("bench 5");
+    let again = e.recv_until(|l| l.starts_with("Nodes/second: "));
     assert_eq!(again[0], out[0]);
 }

@@ -10,16 +10,61 @@ use crate::board::Game;
 use crate::search::{Control, Limits, SearchOutcome};
 use crate::types::{Color, Move};
 
-/// Fills in what `go` leaves implicit: a search that sets no limit for `side` (no `movetime`,
-/// no `nodes`, no clock of the mover) runs until `stop`, as `go infinite`.
-pub(super) fn complete(limits: &mut Limits, side: Color) {
+/// Fills in what `go` leaves implicit, and returns a note for the GUI when it had to guess:
+/// - with any clock given (`wtime`, `btime`, `winc`, `binc`) but none for `side` (and no
+///   `movetime` or `infinite`, which decide instead), the missing own clock counts as zero
+///   and the engine moves at once (as Stockfish does): a GUI that mixed up the colours must
+///   not hang on an infinite search;
+/// - a search that sets no limit at all for `side` (no `movetime`, `nodes`, clock, `depth` or
+///   `mate`) runs until `stop`, as `go infinite`.
+pub(super) fn complete(limits: &mut Limits, side: Color) -> Option<String> {
+    let any_clock = [limits.wtime, limits.btime, limits.winc, limits.binc]
+        .iter()
+        .any(Option::is_some);
+    let (own_clock, name) = match side {
+        Color::Black => (&mut limits.btime, "btime"),
+        Color::White => (&mut limits.wtime, "wtime"),
+    };
+    let mut note = None;
+    if any_clock && own_clock.is_none() && !limits.infinite && limits.movetime.is_none() {
+        *own_clock = Some(std::time::Duration::ZERO);
+        note = Some(format!(
+            "no {name} for the side to move ({}): its clock counts as 0, moving at once",
+            match side {
+                Color::Black => "black",
+                Color::White => "white",
+            }
+        ));
+    }
+    if !has_limit(limits, side) {
+        limits.infinite = true;
+    }
+    note
+}
+
+/// True when `limits` can end a search of `side` without `stop`: a `movetime`, `nodes`, the
+/// mover's clock, `depth` or `mate`.
+pub(super) fn has_limit(limits: &Limits, side: Color) -> bool {
     let own_clock = match side {
         Color::Black => limits.btime,
         Color::White => limits.wtime,
     };
-    if limits.movetime.is_none() && limits.nodes.is_none() && own_clock.is_none() {
-        limits.infinite = true;
-    }
+    limits.movetime.is_some()
+        || limits.nodes.is_some()
+        || own_clock.is_some()
+        || limits.depth.is_some()
+        || limits.mate.is_some()
+}
+
+/// True when a search under `limits` (completed by [`complete`]) is sure to end by itself:
+/// a `movetime`, `nodes` or clock. A search bounded only by `depth` or `mate` may never reach
+/// it, so a new command stops it instead of waiting for it.
+pub(super) fn bounded(limits: &Limits, side: Color) -> bool {
+    let own_clock = match side {
+        Color::Black => limits.btime,
+        Color::White => limits.wtime,
+    };
+    !limits.infinite && (limits.movetime.is_some() || limits.nodes.is_some() || own_clock.is_some())
 }
 
 /// True while a search's answer must wait: it is `infinite`, or a `ponder` search before

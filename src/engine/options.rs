@@ -31,6 +31,8 @@ pub enum OptionId {
     DrawHalfMoves,
     /// The GUI may ponder.
     Ponder,
+    /// A button: empty the search tree (what the search learned), keep the game.
+    ClearHash,
     /// A knob of the search's parameter table (by its name).
     Search,
 }
@@ -55,6 +57,9 @@ pub enum OptionError {
     /// The option needs `value <V>`.
     #[error("option {0} needs a value")]
     MissingValue(&'static str),
+    /// A button got `value <V>`.
+    #[error("option {0} is a button: it takes no value")]
+    ButtonValue(&'static str),
     /// A check option got something other than true/false.
     #[error("option {name}: bad value '{value}': expected true or false")]
     NotABool {
@@ -77,7 +82,11 @@ pub enum OptionError {
     },
 }
 
-/// The option table, in the order `uci` announces it: the rules, the search's table, `Ponder`.
+/// The name of the button that empties the search tree.
+pub const CLEAR_HASH: &str = "Clear Hash";
+
+/// The option table, in the order `uci` announces it: the rules, the search's table, `Ponder`,
+/// `Clear Hash`.
 pub fn table() -> Vec<OptionSpec> {
     let rules = Rules::default();
     let spec = |id, name, kind| OptionSpec { id, name, kind };
@@ -117,6 +126,7 @@ pub fn table() -> Vec<OptionSpec> {
         "Ponder",
         OptionKind::Check { default: false },
     ));
+    table.push(spec(OptionId::ClearHash, CLEAR_HASH, OptionKind::Button));
     table
 }
 
@@ -128,8 +138,14 @@ pub fn lookup(name: &str) -> Result<OptionSpec, OptionError> {
         .ok_or_else(|| OptionError::Unknown(name.to_string()))
 }
 
-/// Checks `value` against the option's type and range.
+/// Checks `value` against the option's type and range (a button takes none).
 pub fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue, OptionError> {
+    if spec.kind == OptionKind::Button {
+        return match value {
+            None => Ok(OptionValue::Press),
+            Some(_) => Err(OptionError::ButtonValue(spec.name)),
+        };
+    }
     let value = match value.map(str::trim) {
         Some(v) if !v.is_empty() => v,
         _ => return Err(OptionError::MissingValue(spec.name)),
@@ -156,6 +172,7 @@ pub fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue
                 max,
             }),
         },
+        OptionKind::Button => Ok(OptionValue::Press),
     }
 }
 
@@ -200,6 +217,7 @@ mod tests {
             let v = match spec.kind {
                 OptionKind::Check { default } => default.to_string(),
                 OptionKind::Spin { default, .. } => default.to_string(),
+                OptionKind::Button => continue,
             };
             set(&mut s, &mut r, spec.name, &v).unwrap();
         }
@@ -258,6 +276,12 @@ mod tests {
         assert_eq!(
             parse_value(&spec, None).unwrap_err().to_string(),
             "option Threads needs a value"
+        );
+        let button = lookup("clear hash").unwrap();
+        assert_eq!(parse_value(&button, None), Ok(OptionValue::Press));
+        assert_eq!(
+            parse_value(&button, Some("1")).unwrap_err().to_string(),
+            "option Clear Hash is a button: it takes no value"
         );
         assert_eq!(s, Settings::default());
     }

@@ -16,7 +16,7 @@ use std::io::BufRead;
 
 pub use session::{HubError, Session, Variant};
 
-use crate::protocol::{read_line, Flow, Output};
+use crate::protocol::{read_line, Flow, Output, MAX_LINE_BYTES};
 
 /// A Hub `enum` parameter's values: each variant with the word that names it.
 pub trait Choice: Copy + PartialEq + 'static {
@@ -55,16 +55,24 @@ pub fn is_hub_line(line: &[u8]) -> bool {
 /// `first` is a line already read from `input` (the `hub` that opened the session), handled
 /// first. Returns the exit code (always 0: bad input is answered, never fatal).
 pub fn run(mut input: impl BufRead, out: Output, first: Option<&[u8]>) -> i32 {
-    let mut session = Session::new(out);
+    let mut session = Session::new(out.clone());
     if let Some(line) = first {
         if session.handle_line(line) == Flow::Quit {
             return 0;
         }
     }
     let mut buf = Vec::new();
-    while read_line(&mut input, &mut buf) {
-        if session.handle_line(&buf) == Flow::Quit {
-            return 0;
+    loop {
+        match read_line(&mut input, &mut buf, MAX_LINE_BYTES) {
+            // End of input, or a broken input stream: no more commands.
+            Ok(None) | Err(_) => break,
+            Ok(Some(Ok(()))) => {
+                if session.handle_line(&buf) == Flow::Quit {
+                    return 0;
+                }
+            }
+            // A line past the cap was read and dropped without being stored.
+            Ok(Some(Err(e))) => out.lines(&[output::error_line(&e)]),
         }
     }
     session.finish();

@@ -56,7 +56,9 @@ pub fn hub_lines(options: &[OptionSpec], variant: Variant, encoding: Encoding) -
         &Encoding::names(),
     ));
     for spec in options.iter().filter(|s| !is_variant_option(s)) {
+        // The Hub protocol has no button type: a button option (Clear Hash) is not offered.
         v.push(match spec.kind {
+            OptionKind::Button => continue,
             OptionKind::Check { default } => format!(
                 "param {} {} type=bool",
                 pair("name", spec.name),

@@ -63,6 +63,10 @@ pub enum Command {
         /// Iterations per position (default: the bench default).
         nodes: Option<u64>,
     },
+    /// `eval`: the static evaluation of the current position, term by term.
+    Eval,
+    /// `debug on|off`: extra `info string debug:` diagnostics.
+    Debug(bool),
 }
 
 /// Why a line is not a valid command.
@@ -127,6 +131,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "ponderhit" => bare("ponderhit", Command::PonderHit)?,
         "quit" => bare("quit", Command::Quit)?,
         "d" => bare("d", Command::Display)?,
+        "eval" => bare("eval", Command::Eval)?,
+        "debug" => debug(args)?,
         "setoption" => setoption(args)?,
         "position" => position(args)?,
         "go" => go(args)?,
@@ -274,6 +280,8 @@ const GO_KEYWORDS: &[&str] = &[
     "infinite",
     "ponder",
     "searchmoves",
+    "depth",
+    "mate",
     "perft",
 ];
 
@@ -353,6 +361,8 @@ fn go(args: &[&str]) -> Result<Command, CommandError> {
                     "binc" => "a value after 'binc'",
                     "movestogo" => "a value after 'movestogo'",
                     "movetime" => "a value after 'movetime'",
+                    "depth" => "a value after 'depth'",
+                    "mate" => "a value after 'mate'",
                     _ => "a value after 'nodes'",
                 },
             });
@@ -364,9 +374,14 @@ fn go(args: &[&str]) -> Result<Command, CommandError> {
             "winc" => limits.winc = Some(millis(key, value)?),
             "binc" => limits.binc = Some(millis(key, value)?),
             "movetime" => limits.movetime = Some(millis(key, value)?),
-            "movestogo" => {
+            "movestogo" | "depth" | "mate" => {
                 let n = integer(CMD, key, value, 1, u32::MAX.into())?;
-                limits.movestogo = Some(u32::try_from(n).unwrap_or(u32::MAX));
+                let n = Some(u32::try_from(n).unwrap_or(u32::MAX));
+                match key {
+                    "movestogo" => limits.movestogo = n,
+                    "depth" => limits.depth = n,
+                    _ => limits.mate = n,
+                }
             }
             _ => limits.nodes = Some(integer(CMD, key, value, 1, u64::MAX)?),
         }
@@ -375,6 +390,25 @@ fn go(args: &[&str]) -> Result<Command, CommandError> {
         limits,
         searchmoves: searchmoves.unwrap_or_default(),
     }))
+}
+
+fn debug(args: &[&str]) -> Result<Command, CommandError> {
+    const CMD: &str = "debug";
+    let on = match args.first() {
+        None => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "'on' or 'off'",
+            })
+        }
+        Some(&"on") => true,
+        Some(&"off") => false,
+        Some(t) => return Err(unexpected(CMD, t)),
+    };
+    match args.get(1) {
+        None => Ok(Command::Debug(on)),
+        Some(t) => Err(unexpected(CMD, t)),
+    }
 }
 
 fn bench(args: &[&str]) -> Result<Command, CommandError> {
@@ -414,6 +448,13 @@ mod tests {
         assert_eq!(parse("uci"), Ok(Some(Command::Uci)));
         assert_eq!(parse("  isready  \r"), Ok(Some(Command::IsReady)));
         assert_eq!(parse("d"), Ok(Some(Command::Display)));
+        assert_eq!(parse("eval"), Ok(Some(Command::Eval)));
+        assert_eq!(parse("debug on"), Ok(Some(Command::Debug(true))));
+        assert_eq!(parse("debug  off"), Ok(Some(Command::Debug(false))));
+        assert_eq!(err("debug"), "debug: missing 'on' or 'off'");
+        assert_eq!(err("debug yes"), "debug: unexpected 'yes'");
+        assert_eq!(err("debug on off"), "debug: unexpected 'off'");
+        assert_eq!(err("eval now"), "eval: unexpected 'now'");
         assert_eq!(err("quit now"), "quit: unexpected 'now'");
         assert_eq!(err("UCI"), "unknown command 'UCI'");
     }
@@ -487,6 +528,8 @@ mod tests {
         assert_eq!(g.limits.nodes, Some(7));
         assert!(g.limits.ponder && !g.limits.infinite);
         assert_eq!(go_limits("go"), GoRequest::default());
+        let g = go_limits("go depth 12 mate 3");
+        assert_eq!((g.limits.depth, g.limits.mate), (Some(12), Some(3)));
         assert_eq!(parse("go perft 3"), Ok(Some(Command::Perft { depth: 3 })));
     }
 
@@ -502,7 +545,12 @@ mod tests {
             "go: bad value '1e3' for movetime: expected an integer number of milliseconds up to 9223372036854775807"
         );
         assert_eq!(err("go infinite infinite"), "go: 'infinite' given twice");
-        assert_eq!(err("go depth 5"), "go: unexpected 'depth'");
+        assert_eq!(
+            err("go depth 0"),
+            "go: bad value '0' for depth: expected an integer from 1 to 4294967295"
+        );
+        assert_eq!(err("go mate"), "go: missing a value after 'mate'");
+        assert_eq!(err("go mate 2 mate 3"), "go: 'mate' given twice");
         assert_eq!(err("go nodes 5 perft 2"), "go: unexpected 'perft'");
         assert_eq!(err("go perft 2 nodes 5"), "go: unexpected 'nodes'");
         assert_eq!(

@@ -10,11 +10,29 @@ pub mod output;
 
 use std::io::BufRead;
 
+use thiserror::Error;
+
 pub use command::{parse, Command, CommandError};
 pub use output::Output;
 
+use std::time::Duration;
+
 use crate::engine::{Engine, GoRequest};
+use crate::search::time;
 use crate::tools::bench;
+
+/// Longest input line kept, in bytes (its line end not counted). A longer line is read to
+/// its end and dropped without being stored, and answered with one error: memory stays
+/// bounded whatever the input.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Why an input line was dropped before parsing.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LineError {
+    /// The line is longer than [`MAX_LINE_BYTES`].
+    #[error("line too long: more than {MAX_LINE_BYTES} bytes; ignored")]
+    TooLong,
+}
 
 /// Whether the input loop goes on after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,27 +53,83 @@ pub fn run(mut input: impl BufRead, out: Output) -> i32 {
     let mut session = Session::new(out.clone());
     let mut first_command = true;
     let mut buf = Vec::new();
-    while read_line(&mut input, &mut buf) {
-        // A session that opens with `hub` speaks the Hub dialect from then on, as Scan does.
-        if first_command && !buf.trim_ascii().is_empty() {
-            first_command = false;
-            if crate::hub::is_hub_line(&buf) {
-                return crate::hub::run(input, out, Some(&buf));
+    loop {
+        let flow = match read_line(&mut input, &mut buf, MAX_LINE_BYTES) {
+            // End of input, or a broken input stream, which means the same: no more commands.
+            Ok(None) | Err(_) => {
+                session.finish();
+                return 0;
             }
-        }
-        if session.handle_line(&buf) == Flow::Quit {
+            Ok(Some(Ok(()))) => {
+                // A session that opens with `hub` speaks the Hub dialect from then on, as Scan
+                // does.
+                if first_command && !buf.trim_ascii().is_empty() {
+                    first_command = false;
+                    if crate::hub::is_hub_line(&buf) {
+                        return crate::hub::run(input, out, Some(&buf));
+                    }
+                }
+                session.handle_line(&buf)
+            }
+            Ok(Some(Err(e))) => {
+                session.out.error(&e);
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
             return 0;
         }
     }
-    session.finish();
-    0
 }
 
-/// Reads the next line (with its line end, as bytes) into `buf`, which is cleared first.
-/// False at end of input, or on a broken input stream, which means the same: no more commands.
-pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+/// Reads one line (up to and including `\n`, or to the end of input) into `buf`, keeping at
+/// most `cap` bytes of it. `Ok(None)` at end of input; `Ok(Some(Err(TooLong)))` when the
+/// line was longer: the rest of it was read and dropped chunk by chunk, never stored, and
+/// `buf` is left empty.
+pub fn read_line(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<Option<Result<(), LineError>>> {
     buf.clear();
-    matches!(input.read_until(b'\n', buf), Ok(n) if n > 0)
+    let mut seen = false;
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        seen = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let used = part.len();
+        if !too_long {
+            // The line end does not count toward the cap.
+            let body = part.strip_suffix(b"\n").unwrap_or(part);
+            if buf.len() + body.len() > cap {
+                too_long = true;
+                buf.clear();
+                buf.shrink_to(cap);
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    Ok(match (seen, too_long) {
+        (false, _) => None,
+        (true, false) => Some(Ok(())),
+        (true, true) => Some(Err(LineError::TooLong)),
+    })
 }
 
 /// One protocol session: the engine and where its replies go. [`run`] feeds it the lines of
@@ -64,6 +138,8 @@ pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
 pub struct Session {
     engine: Engine,
     out: Output,
+    /// `debug on`: extra `info string debug:` lines.
+    debug: bool,
 }
 
 impl Session {
@@ -72,6 +148,7 @@ impl Session {
         Session {
             engine: Engine::new(),
             out,
+            debug: false,
         }
     }
 
@@ -101,6 +178,9 @@ impl Session {
 
     /// Executes a parsed command.
     pub fn execute(&mut self, cmd: Command) -> Flow {
+        if self.debug {
+            self.out.note(&format!("debug: command {cmd:?}"));
+        }
         match cmd {
             Command::Uci => self
                 .out
@@ -123,10 +203,16 @@ impl Session {
                 }
             }
             Command::Go(request) => self.go(request),
-            Command::Perft { depth } => match self.engine.perft(depth) {
-                Ok(d) => self.out.lines(&output::divide_lines(&d)),
-                Err(e) => self.out.error(&e),
-            },
+            Command::Perft { depth } => {
+                let out = self.out.clone();
+                let started = self.engine.perft(
+                    depth,
+                    Box::new(move |d, complete| out.lines(&output::perft_lines(&d, complete))),
+                );
+                if let Err(e) = started {
+                    self.out.error(&e);
+                }
+            }
             Command::Stop => self.engine.stop(),
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => {
@@ -136,16 +222,38 @@ impl Session {
             }
             Command::Display => self.out.lines(&output::display_lines(self.engine.game())),
             Command::Bench { nodes } => {
-                match self.engine.bench(nodes.unwrap_or(bench::DEFAULT_NODES)) {
-                    Ok(r) => self.out.lines(&output::bench_lines(&r)),
-                    Err(e) => self.out.error(&e),
+                let out = self.out.clone();
+                let started = self.engine.bench(
+                    nodes.unwrap_or(bench::DEFAULT_NODES),
+                    Box::new(move |r| out.lines(&output::bench_lines(&r))),
+                );
+                if let Err(e) = started {
+                    self.out.error(&e);
                 }
             }
+            Command::Eval => self.out.lines(&output::eval_lines(self.engine.game())),
+            Command::Debug(on) => self.debug = on,
         }
         Flow::Continue
     }
 
     fn go(&mut self, request: GoRequest) {
+        if self.debug {
+            if let Ok((limits, _)) = self.engine.complete_limits(&request) {
+                let side = self.engine.game().position().side_to_move();
+                let overhead = Duration::from_millis(self.engine.config().move_overhead_ms);
+                let budget = match time::budget(&limits, side, overhead) {
+                    Some(b) if !limits.infinite => format!(
+                        "time budget soft {} ms hard {} ms",
+                        b.soft.as_millis(),
+                        b.hard.as_millis()
+                    ),
+                    _ => "no time limit".to_string(),
+                };
+                self.out
+                    .note(&format!("debug: {budget}; limits {limits:?}"));
+            }
+        }
         let events = self.out.clone();
         let answer = self.out.clone();
         let started = self.engine.go(
@@ -166,6 +274,28 @@ mod tests {
 
     fn fen_of(s: &Session) -> String {
         fen::write(s.engine().game().position())
+    }
+
+    #[test]
+    fn lines_over_the_cap_are_dropped_whole() {
+        let mut input: &[u8] = b"12345\n123456\r\n1234567 and more\nlast";
+        let mut buf = Vec::new();
+        let mut next = || read_line(&mut input, &mut buf, 6).unwrap();
+        assert_eq!(next(), Some(Ok(())));
+        assert_eq!(next(), Some(Err(LineError::TooLong)));
+        assert_eq!(next(), Some(Err(LineError::TooLong)));
+        assert_eq!(next(), Some(Ok(())));
+        assert_eq!(next(), None);
+        // Exactly at the cap, line end not counted: kept.
+        let mut input: &[u8] = b"123456\nab";
+        assert_eq!(read_line(&mut input, &mut buf, 6).unwrap(), Some(Ok(())));
+        assert_eq!(buf, b"123456\n");
+        assert_eq!(read_line(&mut input, &mut buf, 6).unwrap(), Some(Ok(())));
+        assert_eq!(buf, b"ab");
+        assert_eq!(
+            LineError::TooLong.to_string(),
+            "line too long: more than 1048576 bytes; ignored"
+        );
     }
 
     #[test]

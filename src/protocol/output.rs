@@ -8,12 +8,12 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use crate::board::fen;
-use crate::board::Game;
-use crate::engine::{OptionKind, OptionSpec};
-use crate::search::{Score, SearchEvent, SearchInfo, SearchOutcome};
+use crate::board::{fen, has_captures, Game, GameResult, MoveList};
+use crate::engine::{sort_divide, OptionKind, OptionSpec};
+use crate::search::node::SCALE;
+use crate::search::{eval, report, Score, SearchEvent, SearchInfo, SearchOutcome};
 use crate::tools::bench::BenchReport;
-use crate::types::Move;
+use crate::types::{Color, Move};
 
 /// Most characters of an error message: a message repeats user input, which may be huge.
 const MAX_ERROR_CHARS: usize = 2000;
@@ -69,15 +69,27 @@ impl Output {
         let _ = sink.flush();
     }
 
-    /// Writes `info string error: <what>`, shortened if very long.
+    /// Writes `info string error: <what>`, the message shortened if very long.
     pub fn error(&self, what: &dyn std::fmt::Display) {
-        let mut msg = what.to_string();
-        if let Some((cut, _)) = msg.char_indices().nth(MAX_ERROR_CHARS) {
-            msg.truncate(cut);
-            msg.push_str("...");
-        }
-        self.line(&format!("info string error: {msg}"));
+        self.line(&format!(
+            "info string error: {}",
+            shortened(what.to_string())
+        ));
     }
+
+    /// Writes `info string <text>`, shortened if very long (a note may repeat user input).
+    pub fn note(&self, text: &str) {
+        self.line(&format!("info string {}", shortened(text.to_string())));
+    }
+}
+
+/// `msg` cut to [`MAX_ERROR_CHARS`] characters (and `...`) when longer.
+fn shortened(mut msg: String) -> String {
+    if let Some((cut, _)) = msg.char_indices().nth(MAX_ERROR_CHARS) {
+        msg.truncate(cut);
+        msg.push_str("...");
+    }
+    msg
 }
 
 /// The in-memory sink of [`Output::memory`]; clones share the same buffer.
@@ -147,6 +159,7 @@ pub fn option_line(spec: &OptionSpec) -> String {
             "option name {} type spin default {default} min {min} max {max}",
             spec.name
         ),
+        OptionKind::Button => format!("option name {} type button", spec.name),
     }
 }
 
@@ -198,7 +211,8 @@ pub fn bestmove_line(outcome: &SearchOutcome) -> String {
     }
 }
 
-/// The reply to `d`: the diagram, then `Fen:`, `Clock:` and `Result:` lines.
+/// The reply to `d`: the diagram, then `Fen:`, `Clock:`, `Result:`, `Turn:` (the side to
+/// move) and `Captures:` (the captures the side to move must choose from, or `none`).
 pub fn display_lines(game: &Game) -> Vec<String> {
     let mut v: Vec<String> = game
         .position()
@@ -209,6 +223,58 @@ pub fn display_lines(game: &Game) -> Vec<String> {
     v.push(format!("Fen: {}", fen::write(game.position())));
     v.push(format!("Clock: {}", game.clock()));
     v.push(format!("Result: {}", game.result().describe()));
+    let pos = game.position();
+    v.push(format!(
+        "Turn: {}",
+        match pos.side_to_move() {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    ));
+    let pending = game.result() == GameResult::Ongoing && has_captures(pos, game.rules());
+    let captures: Vec<String> = if pending {
+        let mut moves: Vec<(Move, u64)> = game.legal_moves().iter().map(|&m| (m, 0)).collect();
+        sort_divide(&mut moves);
+        moves.iter().map(|(m, _)| m.to_string()).collect()
+    } else {
+        Vec::new()
+    };
+    v.push(match captures.is_empty() {
+        true => "Captures: none".to_string(),
+        false => format!("Captures: {}", captures.join(" ")),
+    });
+    v
+}
+
+/// The reply to `eval`: the static evaluation of the game's position term by term, from the
+/// side to move's view in hundredths of a man, then after pending captures, then as the
+/// `score cp` a search would show for that value.
+pub fn eval_lines(game: &Game) -> Vec<String> {
+    let (pos, rules) = (game.position(), game.rules());
+    let t = eval::terms(pos, rules);
+    let mut lists: Vec<MoveList> = (0..eval::CAPTURE_LOOKAHEAD)
+        .map(|_| MoveList::new())
+        .collect();
+    let quiet = eval::quiescent(pos, rules, &mut lists);
+    let value = eval::to_value(quiet) as f64 / SCALE as f64;
+    vec![
+        format!("Squares: {}", t.squares),
+        format!("Mobility: {}", t.mobility),
+        format!("Tempo: {}", t.tempo),
+        format!("Divisor: {}", t.divisor),
+        format!("Static: {}", t.total),
+        format!("Quiescent: {quiet}"),
+        format!("Score: cp {}", report::cp(value)),
+    ]
+}
+
+/// The reply to `go perft`: [`divide_lines`], after a note when `stop` cut the count short.
+pub fn perft_lines(divide: &[(Move, u64)], complete: bool) -> Vec<String> {
+    let mut v = Vec::new();
+    if !complete {
+        v.push("info string perft stopped: the counts below are partial".to_string());
+    }
+    v.extend(divide_lines(divide));
     v
 }
 
@@ -221,12 +287,16 @@ pub fn divide_lines(divide: &[(Move, u64)]) -> Vec<String> {
     v
 }
 
-/// Bench output: `Nodes searched: <n>` and `Nodes/second: <n>`.
+/// Bench output: `Nodes searched: <n>` and `Nodes/second: <n>`, after a note when `stop`
+/// cut the run short.
 pub fn bench_lines(report: &BenchReport) -> Vec<String> {
-    vec![
-        format!("Nodes searched: {}", report.nodes),
-        format!("Nodes/second: {}", report.nps()),
-    ]
+    let mut v = Vec::new();
+    if !report.complete {
+        v.push("info string bench stopped: the counts below are partial".to_string());
+    }
+    v.push(format!("Nodes searched: {}", report.nodes));
+    v.push(format!("Nodes/second: {}", report.nps()));
+    v
 }
 
 #[cfg(test)]

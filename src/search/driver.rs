@@ -117,9 +117,18 @@ impl Answer {
         game: &Game,
         limits: &Limits,
         solver: bool,
+        rank: report::Rank,
     ) -> Option<Answer> {
         let allowed = report::allowed(tree, index, &limits.searchmoves);
-        let outcome = report::outcome(tree, index, game.position(), game.rules(), solver, &allowed);
+        let outcome = report::outcome(
+            tree,
+            index,
+            game.position(),
+            game.rules(),
+            solver,
+            &allowed,
+            rank,
+        );
         outcome.best.is_some().then_some(Answer {
             infos: Vec::new(),
             outcome: SearchOutcome {
@@ -137,8 +146,6 @@ pub(super) struct Run<'a> {
     pub(super) state: &'a SearchState,
     pub(super) limits: &'a Limits,
     pub(super) control: &'a Control,
-    /// Only one root move may be played.
-    pub(super) forced: bool,
 }
 
 /// Flags between the threads of one round. Every helper reads them on every iteration, so
@@ -182,11 +189,14 @@ impl Run<'_> {
         let mut main = MainThread {
             limits,
             control,
-            forced: self.forced,
             budget,
             nodes,
             prune_when_full: b.prune_when_full,
-            unlimited: budget.is_none() && nodes.is_none(),
+            // `depth` and `mate` end a search too (and a `go mate` without a mate runs on).
+            unlimited: budget.is_none()
+                && nodes.is_none()
+                && limits.depth.is_none()
+                && limits.mate.is_none(),
             pondering: limits.ponder,
             clock: time::Clock::since(state.start, if limits.ponder { None } else { budget }),
             last_info: Instant::now(),
@@ -280,7 +290,6 @@ impl Run<'_> {
 struct MainThread<'a> {
     limits: &'a Limits,
     control: &'a Control,
-    forced: bool,
     budget: Option<time::Budget>,
     nodes: Option<u64>,
     prune_when_full: bool,
@@ -323,8 +332,8 @@ impl MainThread<'_> {
                     self.clock = time::Clock::start(self.budget);
                 }
                 let done = nodes_done
-                    || self.forced
                     || state.solved(tree)
+                    || state.reached(tree, self.limits)
                     || tree.root().visits() >= VISITS_CAP
                     || (!self.pondering && self.clock.should_stop(|| state.root_view(tree)));
                 if done && !(self.limits.infinite || self.pondering || self.unlimited) {

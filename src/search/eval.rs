@@ -69,10 +69,36 @@ fn side_terms(pos: &Position, color: Color, t: &Tables) -> (i32, i32) {
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
     let score = linear(pos, rules);
-    if rules.long_kings {
-        drawish(pos, pos.side_to_move(), score)
-    } else {
-        score
+    drawish(pos, rules, pos.side_to_move(), score)
+}
+
+/// The terms of [`evaluate`], for showing (`eval`): each from the view of the side to move,
+/// in hundredths of a man.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// Men and kings valued by square, tapered by the game phase.
+    pub squares: i32,
+    /// Free steps of men and kings.
+    pub mobility: i32,
+    /// The side to move's bonus.
+    pub tempo: i32,
+    /// What [`drawish`] divides the sum by (1: material tells the truth).
+    pub divisor: i32,
+    /// The evaluation: the sum of the terms, divided by `divisor`.
+    pub total: i32,
+}
+
+/// [`evaluate`] term by term.
+pub fn terms(pos: &Position, rules: &Rules) -> Terms {
+    let (squares, mobility, tempo) = parts(pos, rules);
+    let sum = squares + mobility + tempo;
+    let divisor = drawish_divisor(pos, rules, pos.side_to_move(), sum);
+    Terms {
+        squares,
+        mobility,
+        tempo,
+        divisor,
+        total: sum / divisor,
     }
 }
 
@@ -80,6 +106,13 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 /// toward zero in the taper).
 #[inline]
 fn linear(pos: &Position, rules: &Rules) -> i32 {
+    let (squares, mobility, tempo) = parts(pos, rules);
+    squares + mobility + tempo
+}
+
+/// The square values (tapered), mobility and tempo terms of [`linear`].
+#[inline]
+fn parts(pos: &Position, rules: &Rules) -> (i32, i32, i32) {
     let t = tables_for(rules);
     let me = pos.side_to_move();
     let (packed0, flat0) = side_terms(pos, me, t);
@@ -87,7 +120,7 @@ fn linear(pos: &Position, rules: &Rules) -> i32 {
     let (mg, eg) = weights::unpack(packed0 - packed1);
     let phase = (pos.occupied().count() as i32).min(PHASE_PIECES);
     let tapered = (mg * phase + eg * (PHASE_PIECES - phase)) / PHASE_PIECES;
-    tapered + flat0 - flat1 + t.tempo
+    (tapered, flat0 - flat1, t.tempo)
 }
 
 /// The features of `pos` for fitting the parameters, from the view of the side to move:
@@ -122,30 +155,42 @@ pub fn features(pos: &Position, out: &mut Vec<(usize, f64)>) {
 }
 
 /// The divisor [`drawish`] applies to an evaluation of `pos` (from `me`'s view) of sign
-/// `score`: 1 when material tells the truth.
+/// `score` under `rules`: 1 when material tells the truth.
 #[inline]
-pub fn drawish_divisor(pos: &Position, me: Color, score: i32) -> i32 {
+pub fn drawish_divisor(pos: &Position, rules: &Rules, me: Color, score: i32) -> i32 {
     let (strong, weak) = if score > 0 { (me, !me) } else { (!me, me) };
     if pos.kings(weak).is_empty() {
         return 1;
     }
     let strong_n = pos.pieces(strong).count();
     let weak_n = pos.pieces(weak).count();
-    match (strong_n, weak_n) {
-        (0..=2, _) => DEAD_DRAW,
-        (3, 1) => HARD_WIN,
+    match (rules.long_kings, strong_n, weak_n) {
+        (true, 0..=2, _) => DEAD_DRAW,
+        (true, 3, 1) => HARD_WIN,
+        // A short king holds a lone piece: neither one king nor one man wins against it.
+        (false, 0..=1, _) => DEAD_DRAW,
         _ => 1,
     }
 }
 
-/// `score` (from `me`'s view) scaled down in flying-king endings that material overrates:
-/// against a king, one or two pieces cannot win (a lone flying king holds two kings), and
-/// three against a lone king win only with exact technique. Without it the search sees a
+/// True when the material cannot win by force for either side ([`drawish_divisor`] rates it
+/// a dead draw whichever side is ahead): the draw model of `wdl` reads it.
+pub fn dead_draw(pos: &Position, rules: &Rules) -> bool {
+    let me = pos.side_to_move();
+    drawish_divisor(pos, rules, me, 1) == DEAD_DRAW
+        && drawish_divisor(pos, rules, me, -1) == DEAD_DRAW
+}
+
+/// `score` (from `me`'s view) scaled down in endings that material overrates: with flying
+/// kings, one or two pieces cannot win against a king (a lone flying king holds two kings),
+/// and three against a lone king win only with exact technique. Without it the search sees a
 /// king up in 2 v 1 as a near win: the stronger side trades down into dead draws and the
-/// weaker side does not look for them. (English kings do not fly: 2 v 1 wins there.)
+/// weaker side does not look for them. English kings do not fly: 2 v 1 wins there, but one
+/// piece against a king still cannot (the square tables alone made king against king look
+/// like a win of three men).
 #[inline]
-fn drawish(pos: &Position, me: Color, score: i32) -> i32 {
-    score / drawish_divisor(pos, me, score)
+fn drawish(pos: &Position, rules: &Rules, me: Color, score: i32) -> i32 {
+    score / drawish_divisor(pos, rules, me, score)
 }
 
 /// Capture plies [`quiescent`] looks ahead at most (the move lists a worker keeps for it).
@@ -273,8 +318,20 @@ mod tests {
         // Enough material on the board: untouched.
         let four_two = fen::parse("W:WK5,K14,K19,K23:BK28,K32").unwrap();
         assert_eq!(evaluate(&four_two, &rules), linear(&four_two, &rules));
-        assert_eq!(drawish_divisor(&two_one, Color::White, 1), DEAD_DRAW);
-        assert_eq!(drawish_divisor(&two_man, Color::White, 1), 1);
+        assert_eq!(
+            drawish_divisor(&two_one, &rules, Color::White, 1),
+            DEAD_DRAW
+        );
+        assert_eq!(drawish_divisor(&two_man, &rules, Color::White, 1), 1);
+        // English kings: king against king is a dead draw, two kings against one are not.
+        let english = Rules::ENGLISH;
+        let kk = fen::parse("W:WK10:BK23").unwrap();
+        assert!(dead_draw(&kk, &english) && dead_draw(&kk, &rules));
+        assert_eq!(evaluate(&kk, &english), linear(&kk, &english) / DEAD_DRAW);
+        assert!(!dead_draw(&two_one, &english) && dead_draw(&two_one, &rules));
+        let t = terms(&two_one, &rules);
+        assert_eq!(t.total, evaluate(&two_one, &rules));
+        assert_eq!((t.squares + t.mobility + t.tempo) / t.divisor, t.total);
     }
 
     #[test]

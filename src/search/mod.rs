@@ -69,6 +69,11 @@ pub struct Limits {
     pub ponder: bool,
     /// Only these root moves are considered (empty: all).
     pub searchmoves: Vec<Move>,
+    /// Stop once the average depth of the tree (`info depth`) reaches this.
+    pub depth: Option<u32>,
+    /// Stop once the solver proves a win for the side to move in at most this many of its
+    /// own moves.
+    pub mate: Option<u32>,
 }
 
 impl Limits {

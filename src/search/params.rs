@@ -37,6 +37,8 @@ pub enum OptionKind {
         /// Largest accepted value.
         max: i64,
     },
+    /// An action, set without a value (`setoption name <N>`).
+    Button,
 }
 
 /// A parsed, range-checked option value.
@@ -46,6 +48,8 @@ pub enum OptionValue {
     Check(bool),
     /// A spin value.
     Spin(i64),
+    /// A button was pressed.
+    Press,
 }
 
 /// A type a knob can have: how it is announced and how a protocol value is stored into it.
@@ -65,7 +69,7 @@ impl Knob for bool {
     fn from_option(value: OptionValue, _: f64) -> Option<bool> {
         match value {
             OptionValue::Check(b) => Some(b),
-            OptionValue::Spin(_) => None,
+            _ => None,
         }
     }
 }
@@ -82,7 +86,7 @@ impl Knob for f64 {
     fn from_option(value: OptionValue, scale: f64) -> Option<f64> {
         match value {
             OptionValue::Spin(n) => Some(n as f64 / scale),
-            OptionValue::Check(_) => None,
+            _ => None,
         }
     }
 }
@@ -103,7 +107,7 @@ macro_rules! integer_knob {
                 match value {
                     // The table checked the range, so the conversion cannot fail.
                     OptionValue::Spin(n) => <$t>::try_from(n).ok(),
-                    OptionValue::Check(_) => None,
+                    _ => None,
                 }
             }
         }

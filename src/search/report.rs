@@ -1,19 +1,55 @@
 //! Reading results off the tree: move order, principal variations, scores and WDL.
+//!
+//! Two orders of the root moves: by [`Rank::Visits`] (proven wins first, then the most
+//! searched move: the UCT's robust choice, what the engine plays with `MultiPV` 1) and by
+//! [`Rank::Value`] (proven wins first, then the reported value, so that the scores of the
+//! `MultiPV` lines never rise from one line to the next).
 
 use std::cmp::Ordering;
 
 use crate::board::{generate_moves, MoveList, Position, Rules};
+use crate::search::eval;
 use crate::search::node::{Node, PackedMove};
 use crate::search::solver::Proof;
 use crate::search::tree::Tree;
 use crate::search::{Score, SearchOutcome};
 use crate::types::Move;
 
-/// Orders two children from the chooser's view, best first: proven wins (shortest first),
-/// then unproven and drawn moves by visits and then mean value, then proven losses (longest
-/// first). Without the solver only visits and value count.
+/// How root moves are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rank {
+    /// Proven wins (shortest first), then unproven and drawn moves by visits and then value,
+    /// then proven losses (longest first).
+    Visits,
+    /// The same classes, but unproven and drawn moves by the value [`score`] reports (a
+    /// proven draw is worth one half), then visits: the order of the scores.
+    Value,
+}
+
+/// The order of the `MultiPV` lines and of the move played: with one line, [`Rank::Visits`]
+/// (the most searched move is the most reliable); with several, [`Rank::Value`], so that the
+/// lines are sorted by their scores and the first is both the best scored and the one played.
+pub fn rank_for(multipv: usize) -> Rank {
+    if multipv > 1 {
+        Rank::Value
+    } else {
+        Rank::Visits
+    }
+}
+
+/// Orders two children from the chooser's view, best first, by [`Rank::Visits`]. Without the
+/// solver only visits and value count.
 pub fn compare(a: &Node, b: &Node, solver: bool) -> Ordering {
-    RankKey::of(a, solver).cmp_best_first(&RankKey::of(b, solver))
+    RankKey::of(a, solver).cmp_best_first(&RankKey::of(b, solver), Rank::Visits)
+}
+
+/// The value of a child that [`score`] reports (0..=1, from the root mover's view): one half
+/// for a proven draw, the mean of its results otherwise (one half before any).
+pub fn value(node: &Node, solver: bool) -> f64 {
+    match node.proof() {
+        Some(Proof::Draw) if solver => 0.5,
+        _ => node.mean().unwrap_or(0.5),
+    }
 }
 
 /// What [`compare`] looks at, read once. Other search threads keep changing the nodes while
@@ -24,6 +60,7 @@ struct RankKey {
     class: (u8, i32),
     visits: u32,
     mean: f64,
+    value: f64,
 }
 
 impl RankKey {
@@ -37,15 +74,20 @@ impl RankKey {
             class,
             visits: n.visits(),
             mean: n.mean().unwrap_or(0.0),
+            value: value(n, solver),
         }
     }
 
-    fn cmp_best_first(&self, other: &RankKey) -> Ordering {
-        other
-            .class
-            .cmp(&self.class)
-            .then(other.visits.cmp(&self.visits))
-            .then(other.mean.total_cmp(&self.mean))
+    fn cmp_best_first(&self, other: &RankKey, rank: Rank) -> Ordering {
+        let class = other.class.cmp(&self.class);
+        match rank {
+            Rank::Visits => class
+                .then(other.visits.cmp(&self.visits))
+                .then(other.mean.total_cmp(&self.mean)),
+            Rank::Value => class
+                .then(other.value.total_cmp(&self.value))
+                .then(other.visits.cmp(&self.visits)),
+        }
     }
 }
 
@@ -82,8 +124,8 @@ pub fn allowed(tree: &Tree, index: u32, searchmoves: &[Move]) -> Vec<bool> {
         .collect()
 }
 
-/// The best allowed move at node `index` (whose position is `pos`) and the expected reply;
-/// no move when the node has no children. `nodes` is left at 0 for the caller.
+/// The best allowed move at node `index` (whose position is `pos`) by `rank` and the expected
+/// reply; no move when the node has no children. `nodes` is left at 0 for the caller.
 pub fn outcome(
     tree: &Tree,
     index: u32,
@@ -91,8 +133,12 @@ pub fn outcome(
     rules: &Rules,
     solver: bool,
     allowed: &[bool],
+    rank: Rank,
 ) -> SearchOutcome {
-    let best = best_child(tree, index, solver, allowed);
+    let best = match rank {
+        Rank::Visits => best_child(tree, index, solver, allowed),
+        Rank::Value => ranked(tree, index, solver, allowed, rank).first().copied(),
+    };
     let line = best.map(|c| pv(tree, c, pos, rules, solver));
     SearchOutcome {
         best: line.as_ref().and_then(|l| l.first().copied()),
@@ -101,17 +147,22 @@ pub fn outcome(
     }
 }
 
-/// The allowed root children, best first.
+/// The allowed root children, best first by [`Rank::Visits`].
 pub fn ranked_root(tree: &Tree, solver: bool, allowed: &[bool]) -> Vec<u32> {
+    ranked(tree, 0, solver, allowed, Rank::Visits)
+}
+
+/// The allowed children of `index`, best first by `rank`.
+pub fn ranked(tree: &Tree, index: u32, solver: bool, allowed: &[bool], rank: Rank) -> Vec<u32> {
     let mut keyed: Vec<(u32, RankKey)> = tree
-        .root()
+        .node(index)
         .children()
         .enumerate()
         .filter(|&(k, _)| allowed.is_empty() || allowed[k])
         .map(|(_, c)| (c, RankKey::of(tree.node(c), solver)))
         .collect();
     // A stable sort keeps generation order among equals, as `best_child` does.
-    keyed.sort_by(|a, b| a.1.cmp_best_first(&b.1));
+    keyed.sort_by(|a, b| a.1.cmp_best_first(&b.1, rank));
     keyed.into_iter().map(|(c, _)| c).collect()
 }
 
@@ -151,8 +202,7 @@ pub fn score(node: &Node, solver: bool) -> Score {
         Some(Proof::Win(p)) if solver => Score::Mate(p as i32 / 2 + 1),
         // A loss `p` plies after the child: the opponent makes `(p + 1) / 2` moves.
         Some(Proof::Loss(p)) if solver => Score::Mate(-((p as i32 + 1) / 2)),
-        Some(Proof::Draw) if solver => Score::Cp(0),
-        _ => Score::Cp(cp(node.mean().unwrap_or(0.5))),
+        _ => Score::Cp(cp(value(node, solver))),
     }
 }
 
@@ -162,28 +212,65 @@ pub fn cp(q: f64) -> i32 {
     (400.0 * (q / (1.0 - q)).log10()).round() as i32
 }
 
-/// Win, draw, loss per mille for a root child: exact when proven, else from the playout
-/// results counted in this search (`counts`), else from its mean alone.
-pub fn wdl(node: &Node, counts: [u64; 3], solver: bool) -> [u32; 3] {
-    match node.proof() {
-        Some(Proof::Win(_)) if solver => return [1000, 0, 0],
-        Some(Proof::Loss(_)) if solver => return [0, 0, 1000],
-        Some(Proof::Draw) if solver => return [0, 1000, 0],
-        _ => {}
+/// Win, draw, loss per mille for a root child, a model of the value [`score`] reports:
+/// exact when proven (a proven draw is all draw); otherwise the expected result `q` that the
+/// centi-men stand for (the inverse of [`cp`]) split as `W + D/2 = q`, with the draw share `D`
+/// the part `draw_rate` (see [`draw_rate`]) of the most `q` allows (`1 - |2q - 1|`). So the
+/// three sum to 1000 and `W - L` has the sign of the score.
+pub fn wdl(node: &Node, solver: bool, draw_rate: f64) -> [u32; 3] {
+    match (node.proof(), score(node, solver)) {
+        (Some(Proof::Draw), _) if solver => [0, 1000, 0],
+        (_, Score::Mate(m)) if m > 0 => [1000, 0, 0],
+        (_, Score::Mate(_)) => [0, 0, 1000],
+        (_, Score::Cp(c)) => wdl_of_cp(c, draw_rate),
     }
-    let total: u64 = counts.iter().sum();
-    if total == 0 {
-        let w = (node.mean().unwrap_or(0.5) * 1000.0).round() as u32;
-        return [w, 0, 1000 - w.min(1000)];
+}
+
+/// The split of [`wdl`] for a score of `centi` centi-men.
+pub fn wdl_of_cp(centi: i32, draw_rate: f64) -> [u32; 3] {
+    let q = 1.0 / (1.0 + 10f64.powf(-f64::from(centi) / 400.0));
+    // W - L, per mille: nonzero for any nonzero score (1 cp is about 3 per mille).
+    let lead = ((2.0 * q - 1.0) * 1000.0).round() as i32;
+    let room = 1000 - lead.abs();
+    let draw = (f64::from(room) * draw_rate.clamp(0.0, 1.0)).round() as i32;
+    // W = (1000 - D + lead) / 2 must be whole: D takes the parity of `room`.
+    let draw = (draw - (room - draw).rem_euclid(2)).clamp(0, room);
+    let win = (1000 - draw + lead) / 2;
+    let loss = 1000 - draw - win;
+    [win, draw, loss].map(|x| x.max(0) as u32)
+}
+
+/// Pieces from which on the draw model counts a game as an opening (fewest draws).
+const FULL_BOARD: u32 = 24;
+/// Draw rate of [`draw_rate`] with a full board, and what it gains as the board empties.
+const OPENING_DRAWS: f64 = 0.3;
+const ENDING_DRAWS: f64 = 0.6;
+/// Draw rate of material that cannot win by force (see [`eval::dead_draw`]).
+const DEAD_DRAWS: f64 = 0.98;
+
+/// The evaluation-based draw model of [`wdl`]: how much of the draw share the value leaves
+/// room for is drawn, for the position `pos` with `clock` half-moves since the last capture
+/// or crowning. Draws grow as the board empties (a third of the room in the opening, most of
+/// it in a bare ending), material that cannot win by force ([`eval::dead_draw`]) is almost
+/// all draw, and the draw clock pulls the rest toward a draw as it runs out.
+pub fn draw_rate(pos: &Position, rules: &Rules, clock: u32) -> f64 {
+    let pieces = pos.occupied().count().min(FULL_BOARD);
+    let mut rate =
+        OPENING_DRAWS + ENDING_DRAWS * f64::from(FULL_BOARD - pieces) / f64::from(FULL_BOARD);
+    if eval::dead_draw(pos, rules) {
+        rate = rate.max(DEAD_DRAWS);
     }
-    let per_mille = |x: u64| ((x * 1000 + total / 2) / total) as u32;
-    let (w, l) = (per_mille(counts[0]), per_mille(counts[2]));
-    [w, 1000u32.saturating_sub(w + l), l]
+    if rules.draw_half_moves > 0 {
+        let used = (f64::from(clock) / f64::from(rules.draw_half_moves)).min(1.0);
+        rate += (1.0 - rate) * used * used;
+    }
+    rate
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::node::SCALE;
 
     #[test]
     fn cp_scale() {
@@ -194,13 +281,33 @@ mod tests {
     }
 
     #[test]
-    fn wdl_sums_to_1000() {
+    fn wdl_sums_to_1000_and_follows_the_score() {
+        for centi in -1400..=1400 {
+            for rate in [0.0, 0.3, 0.55, 0.95, 1.0] {
+                let [w, d, l] = wdl_of_cp(centi, rate);
+                assert_eq!(w + d + l, 1000, "{centi} {rate}");
+                assert_eq!(
+                    (w as i32 - l as i32).signum(),
+                    centi.signum(),
+                    "{centi} {rate}"
+                );
+            }
+        }
+        assert_eq!(wdl_of_cp(0, 0.5), [250, 500, 250]);
+        assert_eq!(wdl_of_cp(0, 1.0), [0, 1000, 0]);
+        assert_eq!(wdl_of_cp(191, 0.0), [750, 0, 250]);
         let n = Node::default();
-        n.add(10_000);
-        assert_eq!(wdl(&n, [1, 1, 1], true), [333, 334, 333]);
-        assert_eq!(wdl(&n, [0, 0, 0], true), [1000, 0, 0]);
+        n.add(SCALE);
+        assert_eq!(score(&n, true), Score::Cp(1320));
         n.set_proof(Proof::Loss(3));
-        assert_eq!(wdl(&n, [5, 0, 0], true), [0, 0, 1000]);
+        assert_eq!(wdl(&n, true, 0.5), [0, 0, 1000]);
         assert_eq!(score(&n, true), Score::Mate(-2));
+        let d = Node::default();
+        d.add(SCALE);
+        d.set_proof(Proof::Draw);
+        assert_eq!(
+            (score(&d, true), wdl(&d, true, 0.1)),
+            (Score::Cp(0), [0, 1000, 0])
+        );
     }
 }

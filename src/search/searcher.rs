@@ -10,8 +10,12 @@ use crate::search::node::PackedMove;
 use crate::search::params::Behaviour;
 use crate::search::state::SearchState;
 use crate::search::tree::{Tree, TreeStats};
-use crate::search::{time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
+use crate::search::{report, time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
 use crate::types::Move;
+
+/// Iterations a forced move (the only legal or allowed move) is searched for its score
+/// before it is answered: a few milliseconds.
+pub const FORCED_ITERATIONS: u64 = 1_000;
 
 /// The tree budget in bytes for `Hash` in MiB (0 is taken as 1).
 fn hash_bytes(mib: usize) -> usize {
@@ -105,7 +109,8 @@ impl Searcher {
                 )));
             }
             Some(index) => {
-                let answer = Answer::at(&self.tree, index, game, limits, behaviour.solver);
+                let rank = report::rank_for(self.config.multipv);
+                let answer = Answer::at(&self.tree, index, game, limits, behaviour.solver, rank);
                 let limit = self.tree.capacity() / 2;
                 let (kept, given) =
                     self.compaction
@@ -139,22 +144,33 @@ impl Searcher {
             // No legal move among `searchmoves`: search them all rather than give up.
             candidates = state.mask_root(&self.tree, &[]);
         }
-        // A forced move is answered at once (unless the GUI wants the search to wait).
-        let forced = candidates == 1;
-        if !forced || limits.infinite || limits.ponder {
-            let run = driver::Run {
-                config: &self.config,
-                behaviour,
-                state: &state,
-                limits,
-                control,
-                forced,
+        // A forced move is searched briefly, for a real score, and then answered (unless the
+        // GUI wants the search to go on: analysis shows the forced move's evaluation too).
+        let brief;
+        let limits = if candidates == 1 && !limits.infinite && !limits.ponder {
+            brief = Limits {
+                nodes: Some(
+                    limits
+                        .nodes
+                        .map_or(FORCED_ITERATIONS, |n| n.min(FORCED_ITERATIONS)),
+                ),
+                ..limits.clone()
             };
-            let given = run.drive(&mut self.tree, &mut self.compaction, &mut workers, report);
-            if let Some(outcome) = given {
-                self.last = Some(RootKey::of(game));
-                return outcome;
-            }
+            &brief
+        } else {
+            limits
+        };
+        let run = driver::Run {
+            config: &self.config,
+            behaviour,
+            state: &state,
+            limits,
+            control,
+        };
+        let given = run.drive(&mut self.tree, &mut self.compaction, &mut workers, report);
+        if let Some(outcome) = given {
+            self.last = Some(RootKey::of(game));
+            return outcome;
         }
         for info in state.infos(&self.tree) {
             report(SearchEvent::Info(info));

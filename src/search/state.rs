@@ -14,8 +14,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::board::{Game, Position, Rules};
 use crate::search::padded::CachePadded;
 use crate::search::tree::Tree;
-use crate::search::uct::{Outcome, Params, Worker};
-use crate::search::{report, solver, time, SearchConfig, SearchInfo, SearchOutcome};
+use crate::search::uct::{Params, Worker};
+use crate::search::{report, solver, time, Limits, Score, SearchConfig, SearchInfo, SearchOutcome};
 use crate::types::Move;
 
 /// The state of one search. Every thread reads it on every iteration; it is aligned to cache
@@ -53,8 +53,6 @@ struct ThreadStats {
     seldepth: AtomicU32,
     /// Iterations of the `nodes` limit claimed by this thread and not done yet.
     granted: AtomicU64,
-    /// Win, draw, loss counts per root child, for `wdl`.
-    counts: Vec<[AtomicU64; 3]>,
 }
 
 impl ThreadStats {
@@ -129,9 +127,6 @@ impl SearchState {
     pub(super) fn mask_root(&mut self, tree: &Tree, searchmoves: &[Move]) -> usize {
         let children = tree.root().children();
         self.allowed = report::allowed(tree, 0, searchmoves);
-        for stats in &mut self.stats {
-            stats.counts = children.clone().map(|_| Default::default()).collect();
-        }
         if self.allowed.is_empty() {
             children.len()
         } else {
@@ -178,16 +173,6 @@ impl SearchState {
         if iteration.depth > mine.seldepth.load(Relaxed) {
             mine.seldepth.store(iteration.depth, Relaxed);
         }
-        if let (Some(outcome), Some(k)) = (iteration.outcome, iteration.root_child) {
-            let slot = match outcome {
-                Outcome::Win => 0,
-                Outcome::Draw => 1,
-                Outcome::Loss => 2,
-            };
-            if let Some(c) = mine.counts.get(k as usize) {
-                ThreadStats::bump(&c[slot], 1);
-            }
-        }
         if iteration.full {
             StepResult::Full
         } else {
@@ -211,6 +196,30 @@ impl SearchState {
                 .map(|(c, _)| tree.node(c).proof()),
         )
         .is_some()
+    }
+
+    /// The average depth of the iterations so far (`info depth`; 1 before any).
+    pub(super) fn depth(&self) -> u32 {
+        let depth_sum: u64 = self.stats.iter().map(|t| t.depth_sum.load(Relaxed)).sum();
+        match self.iterations() {
+            0 => 1,
+            n => ((depth_sum + n / 2) / n).max(1) as u32,
+        }
+    }
+
+    /// True once a `depth` or `mate` limit of `limits` is reached: the average depth is at
+    /// least `depth`, or the best allowed move is a proven win in at most `mate` moves.
+    pub(super) fn reached(&self, tree: &Tree, limits: &Limits) -> bool {
+        if limits.depth.is_some_and(|d| self.depth() >= d) {
+            return true;
+        }
+        let Some(n) = limits.mate else {
+            return false;
+        };
+        let solver = self.params.solver;
+        report::best_child(tree, 0, solver, &self.allowed).is_some_and(|c| {
+            matches!(report::score(tree.node(c), solver), Score::Mate(m) if m > 0 && m as u32 <= n)
+        })
     }
 
     /// What the time manager needs to know about the root.
@@ -242,33 +251,20 @@ impl SearchState {
             s if s > 0.0 => (iterations as f64 / s) as u64,
             _ => 0,
         };
-        let depth_sum: u64 = self.stats.iter().map(|t| t.depth_sum.load(Relaxed)).sum();
         let seldepth = self
             .stats
             .iter()
             .map(|t| t.seldepth.load(Relaxed))
             .max()
             .unwrap_or(0);
-        let depth = match iterations {
-            0 => 1,
-            n => ((depth_sum + n / 2) / n).max(1) as u32,
-        };
-        let first = tree.root().first_child();
-        report::ranked_root(tree, solver, &self.allowed)
+        let depth = self.depth();
+        let draw_rate = report::draw_rate(&self.pos, &self.rules, self.clock);
+        report::ranked(tree, 0, solver, &self.allowed, self.rank())
             .into_iter()
             .take(self.multipv)
             .enumerate()
             .map(|(k, c)| {
                 let node = tree.node(c);
-                let child = (c - first) as usize;
-                let mut counts = [0u64; 3];
-                for thread in &self.stats {
-                    if let Some(t) = thread.counts.get(child) {
-                        for (sum, x) in counts.iter_mut().zip(t) {
-                            *sum += x.load(Relaxed);
-                        }
-                    }
-                }
                 SearchInfo {
                     multipv: k + 1,
                     depth,
@@ -277,11 +273,16 @@ impl SearchState {
                     nps,
                     time,
                     score: report::score(node, solver),
-                    wdl: Some(report::wdl(node, counts, solver)),
+                    wdl: Some(report::wdl(node, solver, draw_rate)),
                     pv: report::pv(tree, c, &self.pos, &self.rules, solver),
                 }
             })
             .collect()
+    }
+
+    /// How the root moves are ranked: see [`report::rank_for`].
+    fn rank(&self) -> report::Rank {
+        report::rank_for(self.multipv)
     }
 
     /// The best move and the expected reply.
@@ -289,7 +290,15 @@ impl SearchState {
         let solver = self.params.solver;
         SearchOutcome {
             nodes: self.iterations(),
-            ..report::outcome(tree, 0, &self.pos, &self.rules, solver, &self.allowed)
+            ..report::outcome(
+                tree,
+                0,
+                &self.pos,
+                &self.rules,
+                solver,
+                &self.allowed,
+                self.rank(),
+            )
         }
     }
 }

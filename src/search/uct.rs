@@ -227,7 +227,13 @@ impl Worker {
                     Expansion::Full => full = true,
                 }
             }
-            let (end, _) = if params.eval_cut > 0 {
+            // In material that cannot win by force a random playout measures only random
+            // blunders (a lone king walking into a capture): the leaf is scored by the
+            // evaluation once pending captures are played out, and real tactics are left to
+            // the tree and the solver.
+            let (end, _) = if params.eval_cut > 0 && eval::dead_draw(&pos, rules) {
+                self.playout.run_cut(pos, clock, rules, &mut self.rng, 0)
+            } else if params.eval_cut > 0 {
                 self.playout
                     .run_cut(pos, clock, rules, &mut self.rng, params.eval_cut)
             } else {

@@ -31,6 +31,8 @@ pub struct BenchReport {
     pub nodes: u64,
     /// Wall time of the searches.
     pub elapsed: Duration,
+    /// False when a `stop` ended the run early: the figures are partial.
+    pub complete: bool,
 }
 
 impl BenchReport {
@@ -48,11 +50,21 @@ impl BenchReport {
 /// Searches every bench position with `nodes` iterations under `config` (its seed included)
 /// and `rules`.
 pub fn run(config: &SearchConfig, rules: &Rules, nodes: u64) -> BenchReport {
+    run_until(config, rules, nodes, &Control::default())
+}
+
+/// [`run`] that ends early once `control.stop` is set (the report says it is partial).
+pub fn run_until(
+    config: &SearchConfig,
+    rules: &Rules,
+    nodes: u64,
+    control: &Control,
+) -> BenchReport {
     let positions: Vec<Position> = POSITIONS
         .iter()
         .filter_map(|t| fen::parse(t).ok())
         .collect();
-    run_on(config, rules, nodes, &positions)
+    run_on_until(config, rules, nodes, &positions, control)
 }
 
 /// Searches each of `positions` with `nodes` iterations under `config`, each with a fresh
@@ -63,24 +75,37 @@ pub fn run_on(
     nodes: u64,
     positions: &[Position],
 ) -> BenchReport {
+    run_on_until(config, rules, nodes, positions, &Control::default())
+}
+
+fn run_on_until(
+    config: &SearchConfig,
+    rules: &Rules,
+    nodes: u64,
+    positions: &[Position],
+    control: &Control,
+) -> BenchReport {
     let mut total = 0;
     let mut elapsed = Duration::ZERO;
     for &pos in positions {
+        if control.stopped() {
+            break;
+        }
         let game = Game::new(pos, 0, *rules);
         let mut searcher = Searcher::new(config);
         let limits = Limits {
             nodes: Some(nodes),
             ..Limits::default()
         };
-        let control = Control::default();
         let start = Instant::now();
-        let outcome = searcher.search(&game, &limits, &control, &mut |_| {});
+        let outcome = searcher.search(&game, &limits, control, &mut |_| {});
         elapsed += start.elapsed();
         total += outcome.nodes;
     }
     BenchReport {
         nodes: total,
         elapsed,
+        complete: !control.stopped(),
     }
 }
 

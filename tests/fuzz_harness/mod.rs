@@ -159,7 +159,7 @@ pub fn check_move_in(pos: &Position, rules: &Rules, text: &str) {
 // Protocol line handler
 
 /// Caps that keep one fuzz input fast and deterministic. Every accepted `go` becomes
-/// `go nodes 1` (its `searchmoves` kept; `movetime`, clocks, `infinite` and `ponder` dropped)
+/// `go nodes 1` (its `searchmoves`, `depth` and `mate` kept; `movetime`, clocks, `infinite` and `ponder` dropped)
 /// and is waited for before the next line, so no search runs unboundedly and no reply depends
 /// on thread timing. `go perft` is capped at depth 3, `bench` at 1 iteration per position,
 /// `Hash` at 16 MiB and `Threads` at 2 (values that do not parse as integers are passed on
@@ -169,6 +169,8 @@ pub fn tame(cmd: Command) -> Command {
         Command::Go(req) => Command::Go(GoRequest {
             limits: Limits {
                 nodes: Some(1),
+                depth: req.limits.depth,
+                mate: req.limits.mate,
                 ..Limits::default()
             },
             searchmoves: req.searchmoves,
@@ -242,12 +244,18 @@ fn step(session: &mut Session, captured: &Captured, line: &[u8]) -> Flow {
         }
         _ => session.handle_line(line),
     };
-    let new = &captured.take_lines()[..];
-    for l in new {
+    let all = captured.take_lines();
+    for l in &all {
         if let Err(why) = reply_form(l) {
             panic!("malformed reply {l:?} to {text:?}: {why}");
         }
     }
+    // `debug on` adds notes to any command; the checks below are about the replies proper.
+    let new: Vec<String> = all
+        .into_iter()
+        .filter(|l| !l.starts_with("info string debug: "))
+        .collect();
+    let new = &new[..];
     let game = session.engine().game().clone();
     // The game is the one source of the rules: its moves must replay under them.
     assert_game_sound(&game, game.rules());
@@ -343,6 +351,26 @@ fn check_command_reply(
                 assert!(new[1].starts_with("Nodes/second: "));
             }
         }
+        Command::Eval => {
+            let labels = [
+                "Squares: ",
+                "Mobility: ",
+                "Tempo: ",
+                "Divisor: ",
+                "Static: ",
+                "Quiescent: ",
+                "Score: cp ",
+            ];
+            assert_eq!(new.len(), labels.len(), "{new:?}");
+            for (l, label) in new.iter().zip(labels) {
+                assert!(l.starts_with(label), "{new:?}");
+            }
+            assert!(unchanged);
+        }
+        Command::Debug(_) => {
+            assert!(new.is_empty(), "{new:?}");
+            assert!(unchanged);
+        }
     }
 }
 
@@ -434,9 +462,10 @@ fn check_divide(new: &[String], game: &Game, depth: u32) {
     assert_eq!(new[legal.len() + 1], format!("Nodes searched: {total}"));
 }
 
-/// `d`: the diagram shows the position, then the exact FEN, clock and result.
+/// `d`: the diagram shows the position, then the exact FEN, clock, result, side to move and
+/// the captures that must be played.
 fn check_display(new: &[String], game: &Game) {
-    assert_eq!(new.len(), 14, "{new:?}");
+    assert_eq!(new.len(), 16, "{new:?}");
     let frame = "   +-----------------+";
     assert_eq!(new[0], frame);
     assert_eq!(new[9], frame);
@@ -471,6 +500,30 @@ fn check_display(new: &[String], game: &Game) {
     assert_eq!(new[11], format!("Fen: {}", fen::write(pos)));
     assert_eq!(new[12], format!("Clock: {}", game.clock()));
     assert_eq!(new[13], format!("Result: {}", game.result().describe()));
+    let turn = match pos.side_to_move() {
+        Color::Black => "black",
+        Color::White => "white",
+    };
+    assert_eq!(new[14], format!("Turn: {turn}"));
+    let mut legal = MoveList::new();
+    generate_moves(pos, game.rules(), &mut legal);
+    let captures: Vec<Move> = legal.iter().copied().filter(|m| m.is_capture()).collect();
+    match new[15].strip_prefix("Captures: ") {
+        Some("none") => assert!(
+            captures.is_empty() || game.result() != buffgreen::board::GameResult::Ongoing,
+            "{new:?}"
+        ),
+        Some(list) => {
+            let listed: Vec<&str> = list.split(' ').collect();
+            assert_eq!(listed.len(), captures.len(), "{new:?}");
+            for m in listed {
+                let mv = notation::parse_move(pos, game.rules(), m)
+                    .unwrap_or_else(|e| panic!("listed capture {m}: {e}"));
+                assert!(captures.contains(&mv), "{m} is not a capture");
+            }
+        }
+        None => panic!("no Captures line: {new:?}"),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -487,6 +540,7 @@ pub fn reply_form(line: &str) -> Result<(), String> {
         [""] | ["uciok"] | ["readyok"] => Ok(()),
         ["id", "name", "buffgreen", v] => nonempty(v),
         ["id", "author", rest @ ..] => nonempty(&rest.join(" ")),
+        ["option", "name", name @ .., "type", "button"] => nonempty(&name.join(" ")),
         ["option", "name", n, "type", "check", "default", d] => {
             nonempty(n)?;
             one_of(d, &["true", "false"])
@@ -514,6 +568,14 @@ pub fn reply_form(line: &str) -> Result<(), String> {
                 Err("FEN not canonical".into())
             }
         }
+        ["Turn:", t] => one_of(t, &["black", "white"]),
+        ["Captures:", "none"] => Ok(()),
+        ["Captures:", moves @ ..] if !moves.is_empty() => {
+            moves.iter().try_for_each(|m| move_form(m))
+        }
+        ["Squares:" | "Mobility:" | "Tempo:" | "Static:" | "Quiescent:", n] => int(n).map(drop),
+        ["Divisor:", n] => nat(n).map(drop),
+        ["Score:", "cp", n] => int(n).map(drop),
         ["Result:", r @ ..] => one_of(
             &r.join(" "),
             &["ongoing", "black wins", "white wins", "draw"],

@@ -146,6 +146,13 @@ impl Engine {
         self.sync()
     }
 
+    /// Sends a `go perft` line and returns its reply, up to and including `Nodes searched:`
+    /// (perft runs on the search thread: `isready` does not wait for it).
+    pub fn perft(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.recv_until(|l| l.starts_with("Nodes searched: "))
+    }
+
     /// The `d` output.
     pub fn display(&mut self) -> Vec<String> {
         self.ask("d")

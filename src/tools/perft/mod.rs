@@ -8,7 +8,7 @@
 
 mod table;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 pub use table::{PerftTable, TableError};
@@ -28,6 +28,10 @@ const ITEMS_PER_THREAD: usize = 64;
 /// Subtrees are not split below this depth: they are too quick to be worth a queue entry.
 const MIN_ITEM_DEPTH: u32 = 4;
 
+/// Plies left from which a walk looks at the stop flag: often enough to stop at once, rarely
+/// enough to cost nothing measurable.
+const STOP_CHECK_DEPTH: u32 = 3;
+
 /// Sums the move counts of the successors it is shown: the last two plies of a walk.
 struct LastPly<const BACK: bool, const LONG: bool, S>(u64, std::marker::PhantomData<S>);
 
@@ -45,20 +49,23 @@ struct Deeper<'a, const BACK: bool, const LONG: bool, S> {
     leaves: u64,
     depth: u32,
     table: Option<&'a PerftTable>,
+    stop: &'a AtomicBool,
     side: std::marker::PhantomData<S>,
 }
 
 impl<const BACK: bool, const LONG: bool, S: Side> Visit for Deeper<'_, BACK, LONG, S> {
     fn visit(&mut self, child: Node) {
-        self.leaves += walk::<BACK, LONG, S>(child, self.depth, self.table);
+        self.leaves += walk::<BACK, LONG, S>(child, self.depth, self.table, self.stop);
     }
 }
 
-/// Leaf count of the subtree of `node`, side `S` to move, `depth` plies deep.
+/// Leaf count of the subtree of `node`, side `S` to move, `depth` plies deep (partial, and
+/// never stored, once `stop` is set).
 fn walk<const BACK: bool, const LONG: bool, S: Side>(
     node: Node,
     depth: u32,
     table: Option<&PerftTable>,
+    stop: &AtomicBool,
 ) -> u64 {
     match depth {
         0 => 1,
@@ -68,6 +75,7 @@ fn walk<const BACK: bool, const LONG: bool, S: Side>(
             for_each_child::<BACK, LONG, S, _>(node, &mut last);
             last.0
         }
+        _ if depth >= STOP_CHECK_DEPTH && stop.load(Ordering::Relaxed) => 0,
         _ => {
             let key = match table {
                 Some(t) if depth >= TABLE_MIN_DEPTH => {
@@ -83,9 +91,13 @@ fn walk<const BACK: bool, const LONG: bool, S: Side>(
                 leaves: 0,
                 depth: depth - 1,
                 table,
+                stop,
                 side: std::marker::PhantomData,
             };
             for_each_child::<BACK, LONG, S, _>(node, &mut deeper);
+            if stop.load(Ordering::Relaxed) {
+                return deeper.leaves;
+            }
             if let Some((t, key)) = key {
                 t.store(key, depth, deeper.leaves);
             }
@@ -95,28 +107,47 @@ fn walk<const BACK: bool, const LONG: bool, S: Side>(
 }
 
 /// Leaf count of the subtree of `pos`, choosing the compiled walk for its rules and side.
-fn subtree(pos: &Position, rules: &Rules, depth: u32, table: Option<&PerftTable>) -> u64 {
+fn subtree(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    table: Option<&PerftTable>,
+    stop: &AtomicBool,
+) -> u64 {
     let node = Node::of(pos);
     match (rules.backward_capture, rules.long_kings, pos.side_to_move()) {
-        (true, true, Color::Black) => walk::<true, true, Black>(node, depth, table),
-        (true, false, Color::Black) => walk::<true, false, Black>(node, depth, table),
-        (false, true, Color::Black) => walk::<false, true, Black>(node, depth, table),
-        (false, false, Color::Black) => walk::<false, false, Black>(node, depth, table),
-        (true, true, Color::White) => walk::<true, true, White>(node, depth, table),
-        (true, false, Color::White) => walk::<true, false, White>(node, depth, table),
-        (false, true, Color::White) => walk::<false, true, White>(node, depth, table),
-        (false, false, Color::White) => walk::<false, false, White>(node, depth, table),
+        (true, true, Color::Black) => walk::<true, true, Black>(node, depth, table, stop),
+        (true, false, Color::Black) => walk::<true, false, Black>(node, depth, table, stop),
+        (false, true, Color::Black) => walk::<false, true, Black>(node, depth, table, stop),
+        (false, false, Color::Black) => walk::<false, false, Black>(node, depth, table, stop),
+        (true, true, Color::White) => walk::<true, true, White>(node, depth, table, stop),
+        (true, false, Color::White) => walk::<true, false, White>(node, depth, table, stop),
+        (false, true, Color::White) => walk::<false, true, White>(node, depth, table, stop),
+        (false, false, Color::White) => walk::<false, false, White>(node, depth, table, stop),
     }
 }
 
 /// Leaf count of the move tree of `pos`, `depth` plies deep, on this thread.
 pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
-    subtree(pos, rules, depth, None)
+    subtree(pos, rules, depth, None, &AtomicBool::new(false))
 }
 
 /// Leaf counts per root move ("divide"), in move-generation order, using `threads` threads.
 pub fn divide(pos: &Position, rules: &Rules, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     divide_with(pos, rules, depth, threads, None)
+}
+
+/// [`divide`] that ends early once `stop` is set: the counts, and whether they are complete
+/// (false: `stop` came first and the counts are partial).
+pub fn divide_until(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> (Vec<(Move, u64)>, bool) {
+    let counts = divide_inner(pos, rules, depth, threads, None, stop);
+    (counts, !stop.load(Ordering::Relaxed))
 }
 
 /// A subtree waiting in the queue: the root move it belongs to, its position and depth.
@@ -173,6 +204,17 @@ pub fn divide_with(
     threads: usize,
     table: Option<&PerftTable>,
 ) -> Vec<(Move, u64)> {
+    divide_inner(pos, rules, depth, threads, table, &AtomicBool::new(false))
+}
+
+fn divide_inner(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    threads: usize,
+    table: Option<&PerftTable>,
+    stop: &AtomicBool,
+) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -196,7 +238,10 @@ pub fn divide_with(
                     let Some(item) = items.get(k) else {
                         break;
                     };
-                    local[item.root] += subtree(&item.pos, rules, item.depth, table);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    local[item.root] += subtree(&item.pos, rules, item.depth, table, stop);
                 }
                 let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
                 for (a, b) in t.iter_mut().zip(local) {

@@ -1,0 +1,282 @@
+//! Hostile and careless input that once crashed or deafened the engine: a line far beyond any
+//! command (memory), long `go perft` and `bench` runs (`isready`, `stop`, `quit` answered
+//! while they run), a `go` that gives only the opponent a clock; and the commands GUIs expect
+//! (`eval`, `debug`, `Clear Hash`, `d` with the side to move and pending captures).
+//!
+//! "Answered at once" is checked as "answered before a generous bound" ([`PROMPT`]): a deaf
+//! engine never answers, so the bound only has to be finite to tell the two apart.
+
+mod protocol_support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use buffgreen::board::Rules;
+use protocol_support::{assert_legal_bestmove, count_prefix, Engine, START_FEN};
+
+/// How long an answer that must come "at once" may take on a slow, busy machine.
+const PROMPT: Duration = Duration::from_secs(5);
+
+fn lines(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// The next line within [`PROMPT`].
+fn prompt(e: &mut Engine) -> String {
+    let start = Instant::now();
+    let line = e.recv();
+    assert!(
+        start.elapsed() < PROMPT,
+        "{line:?} took {:?}",
+        start.elapsed()
+    );
+    line
+}
+
+#[test]
+fn a_100_mib_line_under_a_400_mib_address_space_is_refused_and_the_engine_goes_on() {
+    // `ulimit -v` caps the engine's whole address space at 400 MiB: storing the line, let
+    // alone a copy per token, would abort it.
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 409600 && exec \"$0\"",
+            env!("CARGO_BIN_EXE_buffgreen"),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start buffgreen under ulimit");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(l) = line else { break };
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    stdin.write_all(b"position startpos moves").unwrap();
+    let chunk = " a".repeat(1 << 19); // 1 MiB
+    for _ in 0..100 {
+        stdin
+            .write_all(chunk.as_bytes())
+            .expect("the engine reads on");
+    }
+    stdin
+        .write_all(b"\nisready\nposition startpos moves 11-15\nd\nquit\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut got = Vec::new();
+    while let Ok(l) = rx.recv_timeout(protocol_support::TIMEOUT) {
+        got.push(l);
+    }
+    let status = child.wait().expect("wait");
+    assert!(status.success(), "{status:?}: {got:#?}");
+    assert_eq!(
+        got[..2],
+        lines(&[
+            "info string error: line too long: more than 1048576 bytes; ignored",
+            "readyok"
+        ])
+    );
+    assert!(got.contains(
+        &"Fen: W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15".to_string()
+    ));
+    assert_eq!(got.len(), 2 + 16, "{got:#?}");
+}
+
+#[test]
+fn go_perft_30_answers_isready_and_stops_without_a_bestmove() {
+    let mut e = Engine::start();
+    e.send("go perft 30");
+    e.send("isready");
+    assert_eq!(prompt(&mut e), "readyok");
+    e.send("go nodes 5");
+    assert_eq!(
+        prompt(&mut e),
+        "info string error: a search is already running; send stop first"
+    );
+    e.send("stop");
+    let out = e.recv_until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(
+        out[0],
+        "info string perft stopped: the counts below are partial"
+    );
+    let moves: Vec<&str> = out[1..8]
+        .iter()
+        .map(|l| l.split(": ").next().unwrap())
+        .collect();
+    assert_eq!(
+        moves,
+        ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
+    );
+    let total: u64 = out[1..8]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(out[8], "");
+    assert_eq!(out[9], format!("Nodes searched: {total}"));
+    assert_eq!(out.len(), 10);
+    // The perft is over: the engine is idle and printed no bestmove.
+    assert!(e.sync().is_empty());
+    let (all, status) = e.quit();
+    assert!(status.success());
+    assert_eq!(count_prefix(&all, "bestmove"), 0);
+}
+
+#[test]
+fn quit_ends_a_long_perft_and_a_long_bench_at_once() {
+    for line in ["go perft 30", "bench 18446744073709551615"] {
+        let mut e = Engine::start();
+        e.send(line);
+        assert!(e.sync().is_empty(), "{line}");
+        let start = Instant::now();
+        let (all, status) = e.quit();
+        assert!(status.success());
+        assert!(start.elapsed() < PROMPT, "{line}: {:?}", start.elapsed());
+        assert_eq!(count_prefix(&all, "bestmove"), 0, "{all:?}");
+    }
+}
+
+#[test]
+fn a_long_bench_answers_isready_and_stop_with_partial_figures() {
+    let mut e = Engine::start();
+    e.send("bench 18446744073709551615");
+    e.send("isready");
+    assert_eq!(prompt(&mut e), "readyok");
+    e.send("stop");
+    let out = e.recv_until(|l| l.starts_with("Nodes/second: "));
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(
+        out[0],
+        "info string bench stopped: the counts below are partial"
+    );
+    // Partial: the first position may not even have finished.
+    assert!(out[1]
+        .strip_prefix("Nodes searched: ")
+        .is_some_and(|n| n.parse::<u64>().is_ok()));
+    assert!(out[2]
+        .strip_prefix("Nodes/second: ")
+        .is_some_and(|n| n.parse::<u64>().is_ok()));
+}
+
+#[test]
+fn a_clock_for_the_opponent_only_moves_at_once() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go wtime 1000 winc 0");
+    assert_eq!(
+        prompt(&mut e),
+        "info string no btime for the side to move (black): its clock counts as 0, moving at once"
+    );
+    let start = Instant::now();
+    let out = e.until_bestmove();
+    assert!(start.elapsed() < PROMPT, "{:?}", start.elapsed());
+    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    // White to move, Black's clock only: the same.
+    e.send("position startpos moves 11-15");
+    e.send("go btime 5000 binc 100 movestogo 3");
+    assert_eq!(
+        prompt(&mut e),
+        "info string no wtime for the side to move (white): its clock counts as 0, moving at once"
+    );
+    let out = e.until_bestmove();
+    assert_eq!(count_prefix(&out, "bestmove"), 1);
+}
+
+#[test]
+fn d_shows_the_side_to_move_and_the_captures_that_must_be_played() {
+    let mut e = Engine::start();
+    assert!(e.ask("position startpos moves 11-15 22-18").is_empty());
+    let d = e.display();
+    assert_eq!(
+        d[11..],
+        lines(&[
+            "Fen: B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15",
+            "Clock: 2",
+            "Result: ongoing",
+            "Turn: black",
+            "Captures: 15x22",
+        ])
+    );
+    // A choice of captures (one loop, two directions), listed in divide order.
+    assert!(e.ask("position fen W:W26:B14,15,22,23").is_empty());
+    let d = e.display();
+    assert_eq!(
+        d[14..],
+        lines(&["Turn: white", "Captures: 26x17x10x19x26 26x19x10x17x26"])
+    );
+}
+
+#[test]
+fn eval_shows_the_terms_of_the_static_evaluation() {
+    let mut e = Engine::start();
+    assert_eq!(
+        e.ask("eval"),
+        lines(&[
+            "Squares: 0",
+            "Mobility: 0",
+            "Tempo: 2",
+            "Divisor: 1",
+            "Static: 2",
+            "Quiescent: 2",
+            "Score: cp 3",
+        ])
+    );
+    // King against king under English rules: a dead draw, scaled down by the divisor.
+    assert!(e.ask("setoption name LongKings value false").is_empty());
+    assert!(e.ask("position fen W:WK10:BK23").is_empty());
+    let got = e.ask("eval");
+    assert_eq!(got[3], "Divisor: 8", "{got:?}");
+}
+
+#[test]
+fn debug_on_adds_notes_and_debug_off_removes_them() {
+    let mut e = Engine::start();
+    e.send("debug on");
+    let d = e.ask("d");
+    assert_eq!(d[0], "info string debug: command Display");
+    assert_eq!(d[d.len() - 1], "info string debug: command IsReady");
+    e.send("go nodes 1");
+    let out = e.until_bestmove();
+    assert_eq!(
+        out[0],
+        "info string debug: command Go(GoRequest { limits: Limits { movetime: None, \
+         nodes: Some(1), infinite: false, btime: None, wtime: None, binc: None, winc: None, \
+         movestogo: None, ponder: false, searchmoves: [], depth: None, mate: None }, \
+         searchmoves: [] })"
+    );
+    assert!(out[1].starts_with("info string debug: no time limit; limits Limits {"));
+    e.send("debug off");
+    e.send("isready");
+    assert_eq!(e.recv(), "info string debug: command Debug(false)");
+    assert_eq!(e.recv(), "readyok");
+    assert!(e.ask("d").iter().all(|l| !l.starts_with("info")));
+}
+
+#[test]
+fn clear_hash_makes_the_search_forget_its_tree() {
+    let mut e = Engine::start();
+    e.send("go nodes 200");
+    e.until_bestmove();
+    e.send("go nodes 200");
+    let again = e.until_bestmove();
+    assert!(
+        again[0].starts_with("info string reused "),
+        "the same position reuses its tree: {again:?}"
+    );
+    assert!(e.ask("setoption name Clear Hash").is_empty());
+    e.send("go nodes 200");
+    let fresh = e.until_bestmove();
+    assert_eq!(count_prefix(&fresh, "info string"), 0, "{fresh:?}");
+    assert_eq!(
+        e.ask("setoption name Clear Hash value 1"),
+        lines(&["info string error: option Clear Hash is a button: it takes no value"])
+    );
+}
