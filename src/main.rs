@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use buffgreen::board::{fen, Position};
+use buffgreen::board::{fen, Notation, Position};
 use buffgreen::cli::RuleFlags;
 use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
 use buffgreen::protocol::{self, output, Output};
@@ -133,7 +133,7 @@ fn run_perft(a: &PerftArgs) -> ExitCode {
     let mut d = perft::divide_with(&pos, &rules, a.depth, threads, table.as_ref());
     let secs = start.elapsed().as_secs_f64();
     sort_divide(&mut d);
-    Output::stdout().lines(&output::divide_lines(&d));
+    Output::stdout().lines(&output::divide_lines(&d, Notation::Numeric));
     let total: u64 = d.iter().map(|x| x.1).sum();
     let rate = if secs > 0.0 { total as f64 / secs } else { 0.0 };
     eprintln!(

@@ -106,8 +106,8 @@ fn option_params() -> Vec<String> {
                 "param name={} value={default} type=int min={min} max={max}",
                 o.name
             )),
-            // Hub has no button type.
-            OptionKind::Button => None,
+            // Hub has no button type, and its notation is fixed (no `Notation` combo).
+            OptionKind::Button | OptionKind::Combo { .. } => None,
         })
         .collect()
 }

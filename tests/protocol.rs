@@ -40,6 +40,7 @@ fn handshake() {
             (buffgreen::search::SearchConfig::default().minimax_weight * 100.0).round()
         ),
         "option name Ponder type check default false",
+        "option name Notation type combo default numeric var numeric var algebraic",
         "option name Clear Hash type button",
         "uciok",
     ]);
@@ -149,6 +150,78 @@ fn go_perft_divide_exactly() {
     let d = e.perft("go perft 2");
     assert_eq!(d.last().unwrap(), "Nodes searched: 48");
     assert_eq!(d.len(), 7 + 2);
+}
+
+#[test]
+fn algebraic_notation_in_and_out() {
+    let mut e = Engine::start();
+    // Input: algebraic moves name the same moves as numbers (d6-c5 is 10-14), in either case,
+    // with or without the option; numbers and letters are not mixed within one move.
+    assert!(e
+        .ask("position startpos moves F6-E5 c3-d4 e5xC3")
+        .is_empty());
+    let numeric_fen = "W:W21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,22";
+    assert_eq!(e.display()[11], format!("Fen: {numeric_fen}"));
+    assert!(e.ask("position startpos moves 10-14 d4-c5").len() == 1);
+    assert_eq!(
+        e.ask("position startpos moves 10-c5"),
+        lines(&[
+            "info string error: move 1 '10-c5': bad move '10-c5': it mixes square numbers \
+                 and algebraic squares; write it in one form, like 10-14 or d6-c5"
+        ])
+    );
+    // FEN piece lists take algebraic squares (kings with K); ranges stay numeric.
+    assert!(e.ask("position fen W:Wa3,c3,Kd2:Bb8,Kh8").is_empty());
+    assert_eq!(e.display()[11], "Fen: W:W21,22,K26:B1,K4");
+    assert_eq!(
+        e.ask("position fen W:Wa3-c3:B1"),
+        lines(&[
+            "info string error: bad FEN: range a3-c3: a range takes square numbers, like 1-12"
+        ])
+    );
+    assert_eq!(
+        e.ask("position fen W:Wa4:B1"),
+        lines(&[
+            "info string error: bad FEN: 'a4' is a light square: pieces stand on the dark \
+                 squares (a1, b2, ..., h8)"
+        ])
+    );
+    assert_eq!(e.display()[11], "Fen: W:W21,22,K26:B1,K4", "state kept");
+    // Output: divide, `d`'s captures, bestmove and pv follow the option.
+    assert!(e.ask("setoption name Notation value Algebraic").is_empty());
+    assert_eq!(
+        e.perft("go perft 1"),
+        lines(&[
+            "a3-b4: 1",
+            "c3-b4: 1",
+            "c3-d4: 1",
+            "d2-h6: 1",
+            "d2-g5: 1",
+            "d2-f4: 1",
+            "d2-e3: 1",
+            "d2-c1: 1",
+            "d2-e1: 1",
+            "",
+            "Nodes searched: 9"
+        ])
+    );
+    e.ask("position fen W:W18,30:B1,23");
+    assert_eq!(e.display()[15], "Captures: d4xf2");
+    e.ask("position fen B:W18:B14");
+    e.send("go nodes 100");
+    let out = e.until_bestmove();
+    assert_eq!(out.last().unwrap(), "bestmove c5xe3");
+    assert!(out.iter().any(|l| l.ends_with(" pv c5xe3")), "{out:?}");
+    assert_eq!(
+        e.ask("setoption name Notation value short"),
+        lines(&[
+            "info string error: option Notation: bad value 'short': expected one of \
+                 numeric, algebraic"
+        ])
+    );
+    e.ask("setoption name notation value NUMERIC");
+    e.send("go nodes 100");
+    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove 14x23");
 }
 
 #[test]
@@ -349,7 +422,7 @@ fn every_error_class_leaves_the_state_unchanged() {
         (
             "position startpos moves 11-15 22-18 15x22 25x18 9-14 18x9 5x14 bad",
             "info string error: move 8 'bad': bad move syntax 'bad': expected squares joined by \
-             '-' or 'x', like 11-15 or 9x18x27",
+             '-' or 'x', like 11-15, 9x18x27 or d6-c5",
         ),
         (
             "position fen W:W26:B14,15,22,23 moves 26x26",

@@ -535,7 +535,20 @@ fn impossible_moves_are_rejected() {
     );
     // Not a move at all.
     assert_eq!(
+        rejected(start, DEFAULT, "e9-d4"),
+        "bad move syntax 'e9-d4': expected squares joined by '-' or 'x', like 11-15, 9x18x27 or d6-c5"
+    );
+    // Algebraic squares name the same moves (e3 is 23); a light square or a mixed form is refused.
+    assert_eq!(
         rejected(start, DEFAULT, "e3-d4"),
-        "bad move syntax 'e3-d4': expected squares joined by '-' or 'x', like 11-15 or 9x18x27"
+        format!("illegal move 'e3-d4'; {legal}")
+    );
+    assert_eq!(
+        rejected(start, DEFAULT, "a8-b7"),
+        "bad move 'a8-b7': 'a8' is a light square: pieces stand on the dark squares (a1, b2, ..., h8)"
+    );
+    assert_eq!(
+        rejected(start, DEFAULT, "c3-18"),
+        "bad move 'c3-18': it mixes square numbers and algebraic squares; write it in one form, like 10-14 or d6-c5"
     );
 }

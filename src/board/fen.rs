@@ -2,16 +2,17 @@
 //!
 //! Accepted: turn `B`/`W` in either case, the two colour sections in either order, `K` before a
 //! king, ranges (`1-12`, `K1-4`), empty sections (`B:W18:B`), an optional trailing `.`, an
-//! optional `[FEN "..."]` wrapper and surrounding whitespace. Written: the canonical
+//! optional `[FEN "..."]` wrapper and surrounding whitespace, and algebraic squares (`d6`,
+//! `Kb8`: PDN's algebraic FEN for 8x8 game types; ranges take numbers). Written: the canonical
 //! `B:W21,22,...:B1,2,...` with squares ascending and kings inline.
 
 use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{char, digit1, multispace0, one_of};
-use nom::combinator::{all_consuming, cut, map, opt};
+use nom::combinator::{all_consuming, cut, map, opt, recognize};
 use nom::error::{ContextError, ErrorKind, ParseError};
 use nom::multi::many0;
-use nom::sequence::{delimited, preceded, tuple};
+use nom::sequence::{delimited, pair, preceded, tuple};
 use nom::{Finish, IResult};
 use thiserror::Error;
 
@@ -49,6 +50,9 @@ pub enum FenError {
     /// A square number outside 1..=32 (or too long to be read as a number).
     #[error("{0}")]
     Square(#[from] SquareError),
+    /// A range written with algebraic squares.
+    #[error("range {0}-{1}: a range takes square numbers, like 1-12")]
+    AlgebraicRange(String, String),
     /// A range whose end is below its start.
     #[error("range {0}-{1} is empty")]
     EmptyRange(u32, u32),
@@ -144,9 +148,24 @@ fn color(i: &str) -> Res<'_, Color> {
     })(i)
 }
 
-/// The digits of a square number.
+/// The digits of a square number, or an algebraic square (`d6`).
 fn number(i: &str) -> Res<'_, &str> {
-    ctx("a square number", digit1)(i)
+    ctx(
+        "a square number",
+        alt((
+            digit1,
+            recognize(pair(one_of("abcdefghABCDEFGH"), one_of("12345678"))),
+        )),
+    )(i)
+}
+
+/// A square named by its number or algebraically.
+fn square(text: &str) -> Result<Square, SquareError> {
+    if Square::looks_algebraic(text) {
+        Square::from_algebraic(text)
+    } else {
+        text.parse()
+    }
 }
 
 /// `12`, `K12`, `1-12` or `K1-4`. Once a `K` or a `-` is read a number must follow.
@@ -269,9 +288,12 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     let mut kings = Bitboard::EMPTY;
     for (color, entries) in [a, b] {
         for e in entries {
-            let lo: Square = e.first.parse()?;
+            let lo = square(e.first)?;
             let hi = match e.last {
-                Some(n) => n.parse()?,
+                Some(n) if Square::looks_algebraic(n) || Square::looks_algebraic(e.first) => {
+                    return Err(FenError::AlgebraicRange(e.first.to_string(), n.to_string()))
+                }
+                Some(n) => square(n)?,
                 None => lo,
             };
             if hi < lo {

@@ -11,6 +11,7 @@ pub mod zobrist;
 
 pub use game::{next_clock, result_of, Game, GameResult, PlayError};
 pub use movegen::{count_moves, generate_moves, has_captures, has_moves, MoveList};
+pub use notation::Notation;
 pub use position::{Piece, Position, PositionError};
 pub use rules::Rules;
 

@@ -1,4 +1,5 @@
-//! Move notation in 1-32 squares: `11-15`, `9x18x27`, and on input a capture's ends (`9x27`).
+//! Move notation: 1-32 squares (`11-15`, `9x18x27`) or algebraic squares (`d6-c5`,
+//! `d6xb4xd2`), and on input a capture's ends (`9x27`). One move uses one form.
 
 use thiserror::Error;
 
@@ -9,8 +10,11 @@ use crate::types::{Move, Square, SquareError};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NotationError {
     /// Not of the form `a-b` or `axbx...`.
-    #[error("bad move syntax '{}': expected squares joined by '-' or 'x', like 11-15 or 9x18x27", printable(.0))]
+    #[error("bad move syntax '{}': expected squares joined by '-' or 'x', like 11-15, 9x18x27 or d6-c5", printable(.0))]
     Syntax(String),
+    /// Square numbers and algebraic squares mixed within one move.
+    #[error("bad move '{}': it mixes square numbers and algebraic squares; write it in one form, like 10-14 or d6-c5", printable(.0))]
+    Mixed(String),
     /// A square outside 1..=32.
     #[error("bad move '{}': {err}", printable(.text))]
     Square {
@@ -64,7 +68,64 @@ fn list_or_none(v: &[String]) -> String {
     }
 }
 
-/// The squares of a move text, without looking at any position.
+/// How moves and squares are written on output (option `Notation`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Notation {
+    /// Square numbers 1-32: `10-14`, `9x18x27` (PDN's numeric notation).
+    #[default]
+    Numeric,
+    /// Algebraic squares: `d6-c5`, `b6xd4xf2` (square 1 is b8).
+    Algebraic,
+}
+
+impl Notation {
+    /// The option's values, in the order they are announced.
+    pub const NAMES: [&'static str; 2] = ["numeric", "algebraic"];
+
+    /// The notation called `name` (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Notation> {
+        match name.to_ascii_lowercase().as_str() {
+            "numeric" => Some(Notation::Numeric),
+            "algebraic" => Some(Notation::Algebraic),
+            _ => None,
+        }
+    }
+
+    /// The option value naming this notation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Numeric => "numeric",
+            Notation::Algebraic => "algebraic",
+        }
+    }
+
+    /// A square in this notation.
+    pub fn square(self, sq: Square) -> String {
+        match self {
+            Notation::Numeric => sq.number().to_string(),
+            Notation::Algebraic => sq.algebraic(),
+        }
+    }
+
+    /// A move's long form in this notation (every landing square of a capture).
+    pub fn write(self, m: &Move) -> String {
+        match self {
+            Notation::Numeric => m.to_string(),
+            Notation::Algebraic => {
+                let sep = if m.is_capture() { "x" } else { "-" };
+                let mut s = m.from().algebraic();
+                for sq in m.path() {
+                    s.push_str(sep);
+                    s.push_str(&sq.algebraic());
+                }
+                s
+            }
+        }
+    }
+}
+
+/// The squares of a move text, without looking at any position. Every square is a number
+/// (`10-14`) or every square is algebraic (`d6-c5`, either case); mixing them is an error.
 pub fn parse_squares(text: &str) -> Result<Vec<Square>, NotationError> {
     let t = text.trim();
     if t.is_empty() || t.len() > 64 {
@@ -74,13 +135,26 @@ pub fn parse_squares(text: &str) -> Result<Vec<Square>, NotationError> {
     if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
         return Err(NotationError::Syntax(t.to_string()));
     }
+    let numeric = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    let algebraic = parts.iter().filter(|p| Square::looks_algebraic(p)).count();
+    if parts
+        .iter()
+        .any(|p| !numeric(p) && !Square::looks_algebraic(p))
+    {
+        return Err(NotationError::Syntax(t.to_string()));
+    }
+    if algebraic != 0 && algebraic != parts.len() {
+        return Err(NotationError::Mixed(t.to_string()));
+    }
     parts
         .iter()
         .map(|p| {
-            if !p.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(NotationError::Syntax(t.to_string()));
+            if algebraic == 0 {
+                p.parse::<Square>()
+            } else {
+                Square::from_algebraic(p)
             }
-            p.parse::<Square>().map_err(|err| NotationError::Square {
+            .map_err(|err| NotationError::Square {
                 text: t.to_string(),
                 err,
             })

@@ -6,7 +6,7 @@
 
 use thiserror::Error;
 
-use crate::board::Rules;
+use crate::board::{Notation, Rules};
 use crate::search::{OptionKind, OptionValue, SearchConfig};
 
 /// Every setting an option can change besides the rules (which belong to the game): the
@@ -18,6 +18,8 @@ pub struct Settings {
     /// The `Ponder` option: tells the engine the GUI may send `go ponder`. The engine accepts
     /// `go ponder` either way; the option exists so GUIs can show and set it.
     pub ponder: bool,
+    /// How moves are written in replies (option `Notation`).
+    pub notation: Notation,
 }
 
 /// Which setting an option changes.
@@ -33,6 +35,8 @@ pub enum OptionId {
     Ponder,
     /// A button: empty the search tree (what the search learned), keep the game.
     ClearHash,
+    /// How moves are written in replies.
+    Notation,
     /// A knob of the search's parameter table (by its name).
     Search,
 }
@@ -68,6 +72,16 @@ pub enum OptionError {
         /// What was given.
         value: String,
     },
+    /// A combo option got a word it does not offer.
+    #[error("option {name}: bad value '{value}': expected one of {}", .vars.join(", "))]
+    NotAChoice {
+        /// The option.
+        name: &'static str,
+        /// What was given.
+        value: String,
+        /// The accepted values.
+        vars: &'static [&'static str],
+    },
     /// A spin option got a non-integer or an integer out of range.
     #[error("option {name}: bad value '{value}': expected an integer from {min} to {max}")]
     OutOfRange {
@@ -86,7 +100,7 @@ pub enum OptionError {
 pub const CLEAR_HASH: &str = "Clear Hash";
 
 /// The option table, in the order `uci` announces it: the rules, the search's table, `Ponder`,
-/// `Clear Hash`.
+/// `Notation`, `Clear Hash`.
 pub fn table() -> Vec<OptionSpec> {
     let rules = Rules::default();
     let spec = |id, name, kind| OptionSpec { id, name, kind };
@@ -125,6 +139,14 @@ pub fn table() -> Vec<OptionSpec> {
         OptionId::Ponder,
         "Ponder",
         OptionKind::Check { default: false },
+    ));
+    table.push(spec(
+        OptionId::Notation,
+        "Notation",
+        OptionKind::Combo {
+            default: Notation::Numeric.name(),
+            vars: &Notation::NAMES,
+        },
     ));
     table.push(spec(OptionId::ClearHash, CLEAR_HASH, OptionKind::Button));
     table
@@ -172,6 +194,15 @@ pub fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue
                 max,
             }),
         },
+        OptionKind::Combo { vars, .. } => vars
+            .iter()
+            .find(|v| v.eq_ignore_ascii_case(value))
+            .map(|v| OptionValue::Combo(v))
+            .ok_or_else(|| OptionError::NotAChoice {
+                name: spec.name,
+                value: value.to_string(),
+                vars,
+            }),
         OptionKind::Button => Ok(OptionValue::Press),
     }
 }
@@ -187,6 +218,9 @@ pub fn store(settings: &mut Settings, rules: &mut Rules, spec: &OptionSpec, valu
             rules.draw_half_moves = u32::try_from(n).unwrap_or(0)
         }
         (OptionId::Ponder, OptionValue::Check(b)) => settings.ponder = b,
+        (OptionId::Notation, OptionValue::Combo(v)) => {
+            settings.notation = Notation::from_name(v).unwrap_or_default()
+        }
         (OptionId::Search, value) => {
             settings.config.set(spec.name, value);
         }
@@ -217,6 +251,7 @@ mod tests {
             let v = match spec.kind {
                 OptionKind::Check { default } => default.to_string(),
                 OptionKind::Spin { default, .. } => default.to_string(),
+                OptionKind::Combo { default, .. } => default.to_string(),
                 OptionKind::Button => continue,
             };
             set(&mut s, &mut r, spec.name, &v).unwrap();
@@ -240,6 +275,7 @@ mod tests {
             ("exploration", "141"),
             ("PlainUct", "TRUE"),
             ("MinimaxWeight", "35"),
+            ("notation", "ALGEBRAIC"),
         ] {
             set(&mut s, &mut r, name, value).unwrap();
         }
@@ -253,6 +289,7 @@ mod tests {
         );
         assert!((c.exploration - 1.41).abs() < 1e-12);
         assert!(c.plain_uct && s.ponder);
+        assert_eq!(s.notation, Notation::Algebraic);
     }
 
     #[test]
@@ -276,6 +313,12 @@ mod tests {
         assert_eq!(
             parse_value(&spec, None).unwrap_err().to_string(),
             "option Threads needs a value"
+        );
+        assert_eq!(
+            set(&mut s, &mut r, "Notation", "alpha")
+                .unwrap_err()
+                .to_string(),
+            "option Notation: bad value 'alpha': expected one of numeric, algebraic"
         );
         let button = lookup("clear hash").unwrap();
         assert_eq!(parse_value(&button, None), Ok(OptionValue::Press));

@@ -56,9 +56,10 @@ pub fn hub_lines(options: &[OptionSpec], variant: Variant, encoding: Encoding) -
         &Encoding::names(),
     ));
     for spec in options.iter().filter(|s| !is_variant_option(s)) {
-        // The Hub protocol has no button type: a button option (Clear Hash) is not offered.
+        // The Hub protocol has no button type: a button option (Clear Hash) is not offered;
+        // it fixes its own move notation, so `Notation` (the only combo) is not offered either.
         v.push(match spec.kind {
-            OptionKind::Button => continue,
+            OptionKind::Button | OptionKind::Combo { .. } => continue,
             OptionKind::Check { default } => format!(
                 "param {} {} type=bool",
                 pair("name", spec.name),

@@ -205,9 +205,12 @@ impl Session {
             Command::Go(request) => self.go(request),
             Command::Perft { depth } => {
                 let out = self.out.clone();
+                let notation = self.engine.settings().notation;
                 let started = self.engine.perft(
                     depth,
-                    Box::new(move |d, complete| out.lines(&output::perft_lines(&d, complete))),
+                    Box::new(move |d, complete| {
+                        out.lines(&output::perft_lines(&d, complete, notation))
+                    }),
                 );
                 if let Err(e) = started {
                     self.out.error(&e);
@@ -220,7 +223,10 @@ impl Session {
                 self.engine.wait();
                 return Flow::Quit;
             }
-            Command::Display => self.out.lines(&output::display_lines(self.engine.game())),
+            Command::Display => self.out.lines(&output::display_lines(
+                self.engine.game(),
+                self.engine.settings().notation,
+            )),
             Command::Bench { nodes } => {
                 let out = self.out.clone();
                 let started = self.engine.bench(
@@ -256,10 +262,11 @@ impl Session {
         }
         let events = self.out.clone();
         let answer = self.out.clone();
+        let notation = self.engine.settings().notation;
         let started = self.engine.go(
             request,
-            Box::new(move |ev| events.line(&output::event_line(&ev))),
-            Box::new(move |outcome| answer.line(&output::bestmove_line(&outcome))),
+            Box::new(move |ev| events.line(&output::event_line(&ev, notation))),
+            Box::new(move |outcome| answer.line(&output::bestmove_line(&outcome, notation))),
         );
         if let Err(e) = started {
             self.out.error(&e);

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use crate::board::{fen, has_captures, Game, GameResult, MoveList};
+use crate::board::{fen, has_captures, Game, GameResult, MoveList, Notation};
 use crate::engine::{sort_divide, OptionKind, OptionSpec};
 use crate::search::node::SCALE;
 use crate::search::{eval, report, Score, SearchEvent, SearchInfo, SearchOutcome};
@@ -160,11 +160,18 @@ pub fn option_line(spec: &OptionSpec) -> String {
             spec.name
         ),
         OptionKind::Button => format!("option name {} type button", spec.name),
+        OptionKind::Combo { default, vars } => {
+            let mut s = format!("option name {} type combo default {default}", spec.name);
+            for v in vars {
+                let _ = write!(s, " var {v}");
+            }
+            s
+        }
     }
 }
 
 /// `info depth .. seldepth .. multipv .. score .. [wdl ..] nodes .. nps .. time .. [pv ..]`.
-pub fn info_line(info: &SearchInfo) -> String {
+pub fn info_line(info: &SearchInfo, notation: Notation) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {}",
         info.depth, info.seldepth, info.multipv
@@ -187,33 +194,34 @@ pub fn info_line(info: &SearchInfo) -> String {
     if !info.pv.is_empty() {
         s.push_str(" pv");
         for m in &info.pv {
-            let _ = write!(s, " {m}");
+            let _ = write!(s, " {}", notation.write(m));
         }
     }
     s
 }
 
-/// The line for a search event.
-pub fn event_line(event: &SearchEvent) -> String {
+/// The line for a search event, moves written in `notation`.
+pub fn event_line(event: &SearchEvent, notation: Notation) -> String {
     match event {
-        SearchEvent::Info(info) => info_line(info),
+        SearchEvent::Info(info) => info_line(info, notation),
         SearchEvent::Message(text) => format!("info string {text}"),
-        SearchEvent::Decided(outcome) => bestmove_line(outcome),
+        SearchEvent::Decided(outcome) => bestmove_line(outcome, notation),
     }
 }
 
 /// `bestmove <move> [ponder <move>]`, or `bestmove none` when there is no move.
-pub fn bestmove_line(outcome: &SearchOutcome) -> String {
+pub fn bestmove_line(outcome: &SearchOutcome, notation: Notation) -> String {
+    let w = |m: Move| notation.write(&m);
     match (outcome.best, outcome.ponder) {
         (None, _) => "bestmove none".to_string(),
-        (Some(b), None) => format!("bestmove {b}"),
-        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+        (Some(b), None) => format!("bestmove {}", w(b)),
+        (Some(b), Some(p)) => format!("bestmove {} ponder {}", w(b), w(p)),
     }
 }
 
 /// The reply to `d`: the diagram, then `Fen:`, `Clock:`, `Result:`, `Turn:` (the side to
 /// move) and `Captures:` (the captures the side to move must choose from, or `none`).
-pub fn display_lines(game: &Game) -> Vec<String> {
+pub fn display_lines(game: &Game, notation: Notation) -> Vec<String> {
     let mut v: Vec<String> = game
         .position()
         .to_string()
@@ -235,7 +243,7 @@ pub fn display_lines(game: &Game) -> Vec<String> {
     let captures: Vec<String> = if pending {
         let mut moves: Vec<(Move, u64)> = game.legal_moves().iter().map(|&m| (m, 0)).collect();
         sort_divide(&mut moves);
-        moves.iter().map(|(m, _)| m.to_string()).collect()
+        moves.iter().map(|(m, _)| notation.write(m)).collect()
     } else {
         Vec::new()
     };
@@ -269,18 +277,21 @@ pub fn eval_lines(game: &Game) -> Vec<String> {
 }
 
 /// The reply to `go perft`: [`divide_lines`], after a note when `stop` cut the count short.
-pub fn perft_lines(divide: &[(Move, u64)], complete: bool) -> Vec<String> {
+pub fn perft_lines(divide: &[(Move, u64)], complete: bool, notation: Notation) -> Vec<String> {
     let mut v = Vec::new();
     if !complete {
         v.push("info string perft stopped: the counts below are partial".to_string());
     }
-    v.extend(divide_lines(divide));
+    v.extend(divide_lines(divide, notation));
     v
 }
 
 /// Divide output: `<move>: <count>` per root move, a blank line, `Nodes searched: <total>`.
-pub fn divide_lines(divide: &[(Move, u64)]) -> Vec<String> {
-    let mut v: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+pub fn divide_lines(divide: &[(Move, u64)], notation: Notation) -> Vec<String> {
+    let mut v: Vec<String> = divide
+        .iter()
+        .map(|(m, n)| format!("{}: {n}", notation.write(m)))
+        .collect();
     let total: u64 = divide.iter().map(|(_, n)| n).sum();
     v.push(String::new());
     v.push(format!("Nodes searched: {total}"));
@@ -324,15 +335,16 @@ mod tests {
             pv: vec![mv("11-15"), mv("9-13")],
         };
         assert_eq!(
-            info_line(&info),
+            info_line(&info, Notation::Numeric),
             "info depth 7 seldepth 19 multipv 2 score cp -35 wdl 310 250 440 nodes 123456 \
              nps 500000 time 246912 pv 11-15 9-13"
         );
+        assert!(info_line(&info, Notation::Algebraic).ends_with(" pv f6-e5 b6-a5"));
         info.score = Score::Mate(-3);
         info.wdl = None;
         info.pv.clear();
         assert_eq!(
-            info_line(&info),
+            info_line(&info, Notation::Numeric),
             "info depth 7 seldepth 19 multipv 2 score mate -3 nodes 123456 nps 500000 time 246912"
         );
     }
@@ -346,11 +358,16 @@ mod tests {
             ponder,
             nodes: 1,
         };
-        assert_eq!(bestmove_line(&o(None, None)), "bestmove none");
-        assert_eq!(bestmove_line(&o(Some(a), None)), "bestmove 11-15");
+        let n = Notation::Numeric;
+        assert_eq!(bestmove_line(&o(None, None), n), "bestmove none");
+        assert_eq!(bestmove_line(&o(Some(a), None), n), "bestmove 11-15");
         assert_eq!(
-            bestmove_line(&o(Some(a), Some(b))),
+            bestmove_line(&o(Some(a), Some(b)), n),
             "bestmove 11-15 ponder 12-16"
+        );
+        assert_eq!(
+            bestmove_line(&o(Some(a), Some(b)), Notation::Algebraic),
+            "bestmove f6-e5 ponder h6-g5"
         );
     }
 

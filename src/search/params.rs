@@ -39,6 +39,13 @@ pub enum OptionKind {
     },
     /// An action, set without a value (`setoption name <N>`).
     Button,
+    /// One of a fixed list of words.
+    Combo {
+        /// The value at start-up.
+        default: &'static str,
+        /// Every accepted value, in the order announced.
+        vars: &'static [&'static str],
+    },
 }
 
 /// A parsed, range-checked option value.
@@ -50,6 +57,8 @@ pub enum OptionValue {
     Spin(i64),
     /// A button was pressed.
     Press,
+    /// A combo value, spelled as the option announces it.
+    Combo(&'static str),
 }
 
 /// A type a knob can have: how it is announced and how a protocol value is stored into it.

@@ -14,6 +14,9 @@ pub enum SquareError {
     /// Text that is not a number at all.
     #[error("'{0}' is not a square number")]
     NotANumber(String),
+    /// An algebraic square that names a light square, where no piece ever stands.
+    #[error("'{0}' is a light square: pieces stand on the dark squares (a1, b2, ..., h8)")]
+    LightSquare(String),
 }
 
 /// One of the 32 dark squares, numbered 1..=32 as in English checkers.
@@ -82,6 +85,43 @@ impl Square {
     }
 }
 
+impl Square {
+    /// The algebraic name (`b8` for square 1, `g1` for 32, as in the diagram of the rules).
+    pub fn algebraic(self) -> String {
+        let file = (b'a' + self.file()) as char;
+        let rank = (b'8' - self.row()) as char;
+        format!("{file}{rank}")
+    }
+
+    /// Reads an algebraic square (`d6`, `D6`): a file a-h and a rank 1-8 naming a dark square.
+    /// Anything else is refused; a light square with its own error.
+    pub fn from_algebraic(text: &str) -> Result<Square, SquareError> {
+        let b = text.as_bytes();
+        if b.len() != 2 || !b[0].is_ascii_alphabetic() {
+            return Err(SquareError::NotANumber(text.to_string()));
+        }
+        let file = b[0].to_ascii_lowercase();
+        if !(b'a'..=b'h').contains(&file) || !(b'1'..=b'8').contains(&b[1]) {
+            return Err(SquareError::NotANumber(text.to_string()));
+        }
+        let (file, row) = (file - b'a', b'8' - b[1]);
+        // Dark squares: even rows (rank 8, 6, ...) hold files b, d, f, h; odd rows a, c, e, g.
+        if file % 2 == row % 2 {
+            return Err(SquareError::LightSquare(text.to_string()));
+        }
+        Ok(Square(row * 4 + file / 2))
+    }
+
+    /// True when `text` has the shape of an algebraic square (a letter a-h and a digit 1-8,
+    /// either case), dark or light.
+    pub fn looks_algebraic(text: &str) -> bool {
+        let b = text.as_bytes();
+        b.len() == 2
+            && (b'a'..=b'h').contains(&b[0].to_ascii_lowercase())
+            && (b'1'..=b'8').contains(&b[1])
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.number())
@@ -133,6 +173,31 @@ mod tests {
             "x".parse::<Square>().unwrap_err().to_string(),
             "'x' is not a square number"
         );
+    }
+
+    #[test]
+    fn algebraic_names_round_trip_and_match_the_diagram() {
+        let names: Vec<String> = Square::ALL.iter().map(|s| s.algebraic()).collect();
+        assert_eq!(&names[..5], ["b8", "d8", "f8", "h8", "a7"]);
+        assert_eq!(&names[9..14], ["d6", "f6", "h6", "a5", "c5"]);
+        assert_eq!(&names[28..], ["a1", "c1", "e1", "g1"]);
+        for sq in Square::ALL {
+            assert_eq!(Square::from_algebraic(&sq.algebraic()), Ok(sq));
+            assert_eq!(
+                Square::from_algebraic(&sq.algebraic().to_uppercase()),
+                Ok(sq)
+            );
+        }
+        assert_eq!(
+            Square::from_algebraic("a8").unwrap_err().to_string(),
+            "'a8' is a light square: pieces stand on the dark squares (a1, b2, ..., h8)"
+        );
+        for bad in ["i1", "a9", "a0", "b", "b88", "8b", ""] {
+            assert_eq!(
+                Square::from_algebraic(bad),
+                Err(SquareError::NotANumber(bad.to_string()))
+            );
+        }
     }
 
     #[test]

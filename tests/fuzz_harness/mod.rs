@@ -149,6 +149,14 @@ pub fn check_move_in(pos: &Position, rules: &Rules, text: &str) {
                         );
                     }
                 }
+                NotationError::Mixed(_) => {
+                    let t = text.trim();
+                    assert!(
+                        t.bytes().any(|b| b.is_ascii_digit())
+                            && t.bytes().any(|b| b.is_ascii_alphabetic()),
+                        "{text:?} refused as mixed"
+                    );
+                }
                 NotationError::Syntax(_) | NotationError::Square { .. } => {}
             }
         }
