@@ -43,6 +43,9 @@ pub struct GameRuleFlags {
     /// Half-moves without capture or crowning that draw; 0 = never (option DrawHalfMoves).
     #[arg(long, value_name = "N", default_value_t = Rules::BUFF_AND_GREEN.draw_half_moves)]
     pub draw_half_moves: u32,
+    /// Losing checkers: the side with no legal move wins (option Losing).
+    #[arg(long)]
+    pub losing: bool,
 }
 
 impl GameRuleFlags {
@@ -50,6 +53,7 @@ impl GameRuleFlags {
     pub fn rules(&self) -> Rules {
         Rules {
             draw_half_moves: self.draw_half_moves,
+            losing: self.losing,
             ..self.switches.rules()
         }
     }
@@ -86,6 +90,13 @@ mod tests {
                 long_kings: false,
                 draw_half_moves: 0,
                 ..Rules::BUFF_AND_GREEN
+            }
+        );
+        assert_eq!(
+            rules(&["--english", "--losing"]),
+            Rules {
+                losing: true,
+                ..Rules::ENGLISH
             }
         );
     }

@@ -298,3 +298,47 @@ fn sprt_stops_strong_against_weak_early() {
         "{table}"
     );
 }
+
+#[test]
+fn losing_games_are_refereed_by_losing_results() {
+    let path = temp("losing");
+    let (code, out, err) = run_match(&[
+        "--losing",
+        "--nodes",
+        "3",
+        "--games",
+        "12",
+        "--openings",
+        DECK,
+        "--quiet",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("rules BackwardCapture=true LongKings=true DrawHalfMoves=80 Losing=true\n"),
+        "{out}"
+    );
+    let losing = Rules {
+        losing: true,
+        ..Rules::BUFF_AND_GREEN
+    };
+    // check_pdn replays each game under the PDN's rules (Losing=true) and checks its result.
+    let games = check_pdn(&path, losing);
+    assert!(games.iter().all(|g| g.tag("Rules")
+        == Some("BackwardCapture=true LongKings=true DrawHalfMoves=80 Losing=true")));
+    let stuck: Vec<_> = games
+        .iter()
+        .filter(|g| g.tag("Termination").unwrap().ends_with("(losing checkers)"))
+        .collect();
+    assert!(!stuck.is_empty(), "no game ended by a side without a move");
+    for g in stuck {
+        // "normal: Black has no legal move (losing checkers)" is a win for Black: 0-2.
+        let black_stuck = g.tag("Termination").unwrap().contains("Black has");
+        assert_eq!(
+            g.tag("Result"),
+            Some(if black_stuck { "0-2" } else { "2-0" })
+        );
+    }
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}

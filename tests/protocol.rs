@@ -21,6 +21,7 @@ fn handshake() {
         "option name BackwardCapture type check default true",
         "option name LongKings type check default true",
         "option name DrawHalfMoves type spin default 80 min 0 max 1000",
+        "option name Losing type check default false",
         "option name Hash type spin default 64 min 1 max 4096",
         "option name Threads type spin default 1 min 1 max 256",
         "option name Seed type spin default 0 min 0 max 2147483647",
@@ -225,6 +226,45 @@ fn algebraic_notation_in_and_out() {
 }
 
 #[test]
+fn losing_option_results_perft_and_search() {
+    let mut e = Engine::start();
+    assert!(e.ask("setoption name Losing value true").is_empty());
+    // The moves do not change.
+    assert_eq!(
+        e.perft("go perft 4").last().unwrap(),
+        "Nodes searched: 1469"
+    );
+    // Blocked or without pieces, the side to move wins.
+    e.ask("position fen B:W32:B28");
+    assert_eq!(
+        e.display()[12..14],
+        lines(&["Clock: 0", "Result: black wins"])
+    );
+    e.send("go nodes 100");
+    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
+    // The search gives its last man away: 14-18 forces 23x14, and Black has nothing left.
+    e.ask("position fen B:W23:B14");
+    e.send("go nodes 1000");
+    let out = e.until_bestmove();
+    assert_eq!(out.last().unwrap(), "bestmove 14-18 ponder 23x14");
+    assert!(
+        out.iter()
+            .any(|l| l.contains(" score mate 1 wdl 1000 0 0 ")),
+        "{out:?}"
+    );
+    // Its only move loses at once: reported as mate -1.
+    e.ask("position fen W:W18:B14");
+    e.send("go nodes 100");
+    let out = e.until_bestmove();
+    assert_eq!(out.last().unwrap(), "bestmove 18x9");
+    assert!(out.iter().any(|l| l.contains(" score mate -1 ")), "{out:?}");
+    // Switched back, the same position is lost for the side without a move again.
+    e.ask("setoption name Losing value false");
+    e.ask("position fen B:W32:B28");
+    assert_eq!(e.display()[13], "Result: white wins");
+}
+
+#[test]
 fn rules_options_change_the_game() {
     let mut e = Engine::start();
     // Flying king from 1, then short.
@@ -296,7 +336,13 @@ const SPINS: &[(&str, i64, i64)] = &[
     ("MinimaxWeight", 0, 100),
 ];
 
-const CHECKS: &[&str] = &["BackwardCapture", "LongKings", "Ponder", "PlainUct"];
+const CHECKS: &[&str] = &[
+    "BackwardCapture",
+    "LongKings",
+    "Losing",
+    "Ponder",
+    "PlainUct",
+];
 
 #[test]
 fn every_option_accepts_its_range_and_refuses_the_rest() {
@@ -365,9 +411,8 @@ fn every_option_accepts_its_range_and_refuses_the_rest() {
     e.send("go nodes 50");
     let out = e.until_bestmove();
     let rules = Rules {
-        backward_capture: false,
-        long_kings: false,
         draw_half_moves: 1000,
+        ..Rules::ENGLISH
     };
     assert_legal_bestmove(out.last().unwrap(), protocol_support::START_FEN, &rules);
 }

@@ -24,7 +24,7 @@ fn records() -> Vec<(serde_json::Value, Rules)> {
             let rules = Rules {
                 backward_capture: rec["backward"].as_bool().expect("backward"),
                 long_kings: rec["long"].as_bool().expect("long"),
-                draw_half_moves: 80,
+                ..Rules::default()
             };
             (rec, rules)
         })

@@ -440,6 +440,49 @@ fn side_without_a_move_loses() {
 }
 
 #[test]
+fn losing_checkers_the_side_without_a_move_wins() {
+    for rules in ALL {
+        let losing = Rules {
+            losing: true,
+            ..rules
+        };
+        // Black's only man is blocked on 28: under Losing, Black wins.
+        let g = game("B:W32:B28", 0, losing);
+        assert_eq!(g.result(), GameResult::Win(Color::Black));
+        assert_eq!(
+            g.clone()
+                .play_str("28-32")
+                .expect_err("game over")
+                .to_string(),
+            "the game is over (black wins)"
+        );
+        // White has no pieces at all: White wins.
+        assert_eq!(
+            game("W:W:B1", 0, losing).result(),
+            GameResult::Win(Color::White)
+        );
+        // Black's last man walks into a forced capture: after 23x14 Black has no piece and wins.
+        let mut g = game("B:W23:B14", 0, losing);
+        g.play_str("14-18").expect("legal");
+        assert_eq!(g.legal_moves().len(), 1);
+        g.play_str("23x14").expect("forced");
+        assert_eq!(g.result(), GameResult::Win(Color::Black));
+        // The moves are the same moves, and the draw clock still draws.
+        assert_eq!(
+            moves("B:W21-32:B1-12", losing),
+            moves("B:W21-32:B1-12", rules)
+        );
+        assert_eq!(game("B:WK32:BK1", 80, losing).result(), GameResult::Draw);
+        assert_eq!(game("B:WK32:BK1", 79, losing).result(), GameResult::Ongoing);
+        // A win on the 80th half-move still beats the draw.
+        assert_eq!(
+            game("B:W32:B28", 500, losing).result(),
+            GameResult::Win(Color::Black)
+        );
+    }
+}
+
+#[test]
 fn no_progress_draw() {
     let mut g = game("B:WK32:BK1", 78, DEFAULT);
     assert_eq!(g.result(), GameResult::Ongoing);

@@ -176,7 +176,7 @@ pub fn next_clock(mv: Move, clock: u32) -> u32 {
 #[inline]
 pub fn result_of(pos: &Position, clock: u32, rules: &Rules) -> GameResult {
     if !has_moves(pos, rules) {
-        GameResult::Win(!pos.side_to_move())
+        GameResult::Win(rules.winner_when_stuck(pos.side_to_move()))
     } else if rules.draw_half_moves > 0 && clock >= rules.draw_half_moves {
         GameResult::Draw
     } else {

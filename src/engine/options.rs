@@ -31,6 +31,8 @@ pub enum OptionId {
     LongKings,
     /// Half-moves without capture or crowning that draw; 0 = never (rules).
     DrawHalfMoves,
+    /// Losing checkers: the side with no move wins (rules).
+    Losing,
     /// The GUI may ponder.
     Ponder,
     /// A button: empty the search tree (what the search learned), keep the game.
@@ -128,6 +130,13 @@ pub fn table() -> Vec<OptionSpec> {
                 max: 1000,
             },
         ),
+        spec(
+            OptionId::Losing,
+            "Losing",
+            OptionKind::Check {
+                default: rules.losing,
+            },
+        ),
     ];
     let search = SearchConfig::default().options();
     table.extend(
@@ -213,6 +222,7 @@ pub fn store(settings: &mut Settings, rules: &mut Rules, spec: &OptionSpec, valu
     match (spec.id, value) {
         (OptionId::BackwardCapture, OptionValue::Check(b)) => rules.backward_capture = b,
         (OptionId::LongKings, OptionValue::Check(b)) => rules.long_kings = b,
+        (OptionId::Losing, OptionValue::Check(b)) => rules.losing = b,
         // Range-checked by the table: the fallback only keeps the code panic-free.
         (OptionId::DrawHalfMoves, OptionValue::Spin(n)) => {
             rules.draw_half_moves = u32::try_from(n).unwrap_or(0)
@@ -266,6 +276,7 @@ mod tests {
             ("backwardcapture", "false"),
             ("LONGKINGS", "False"),
             ("DrawHalfMoves", "0"),
+            ("losing", "true"),
             ("Hash", "3"),
             ("Threads", "2"),
             ("Seed", "77"),
@@ -283,6 +294,7 @@ mod tests {
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
         assert!(!r.backward_capture && !r.long_kings);
         assert_eq!(r.draw_half_moves, 0);
+        assert!(r.losing);
         assert_eq!(
             (c.hash_mib, c.threads, c.seed, c.multipv, c.move_overhead_ms),
             (3, 2, 77, 4, 25)

@@ -68,6 +68,9 @@ fn side_terms(pos: &Position, color: Color, t: &Tables) -> (i32, i32) {
 /// parameters of [`weights`] for these rules, tapered by the pieces on the board.
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
+    if rules.losing {
+        return crate::search::losing::evaluate(pos);
+    }
     let score = linear(pos, rules);
     drawish(pos, rules, pos.side_to_move(), score)
 }

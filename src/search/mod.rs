@@ -26,6 +26,7 @@ use crate::types::Move;
 
 mod driver;
 pub mod eval;
+pub mod losing;
 pub mod node;
 mod padded;
 pub mod params;

@@ -86,7 +86,7 @@ impl Playout {
         let draw = rules.draw_half_moves;
         for ply in 0..max_plies {
             let Some(mv) = self.random_move(&pos, rules, rng) else {
-                return (stuck(&pos, start), ply);
+                return (stuck(&pos, rules, start), ply);
             };
             // No legal move loses before the draw rule is looked at (RULES.md).
             if draw > 0 && clock >= draw {
@@ -117,7 +117,7 @@ impl Playout {
                 return (score_for(&pos, rules, start), ply);
             }
             let Some(mv) = self.random_move(&pos, rules, rng) else {
-                return (stuck(&pos, start), ply);
+                return (stuck(&pos, rules, start), ply);
             };
             if draw > 0 && clock >= draw {
                 return (PlayoutEnd::Draw, ply);
@@ -140,10 +140,11 @@ fn score_for(pos: &Position, rules: &Rules, start: Color) -> PlayoutEnd {
     })
 }
 
-/// The result, from `start`'s view, when the side to move at `pos` has no legal move: it lost.
+/// The result, from `start`'s view, when the side to move at `pos` has no legal move: it lost
+/// (or, under `losing`, won).
 #[inline]
-fn stuck(pos: &Position, start: Color) -> PlayoutEnd {
-    if pos.side_to_move() == start {
+fn stuck(pos: &Position, rules: &Rules, start: Color) -> PlayoutEnd {
+    if rules.winner_when_stuck(pos.side_to_move()) != start {
         PlayoutEnd::Loss
     } else {
         PlayoutEnd::Win

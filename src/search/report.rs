@@ -200,8 +200,10 @@ pub fn score(node: &Node, solver: bool) -> Score {
     match node.proof() {
         // A win `p` plies after the child: the root mover's moves are `p / 2 + 1`.
         Some(Proof::Win(p)) if solver => Score::Mate(p as i32 / 2 + 1),
-        // A loss `p` plies after the child: the opponent makes `(p + 1) / 2` moves.
-        Some(Proof::Loss(p)) if solver => Score::Mate(-((p as i32 + 1) / 2)),
+        // A loss `p` plies after the child: the opponent makes `(p + 1) / 2` moves. Under
+        // `losing` the move itself may lose (`p` = 0): that is reported as `mate -1`, since
+        // `mate 0` would name no side.
+        Some(Proof::Loss(p)) if solver => Score::Mate(-((p as i32 + 1) / 2).max(1)),
         _ => Score::Cp(cp(value(node, solver))),
     }
 }
@@ -257,7 +259,8 @@ pub fn draw_rate(pos: &Position, rules: &Rules, clock: u32) -> f64 {
     let pieces = pos.occupied().count().min(FULL_BOARD);
     let mut rate =
         OPENING_DRAWS + ENDING_DRAWS * f64::from(FULL_BOARD - pieces) / f64::from(FULL_BOARD);
-    if eval::dead_draw(pos, rules) {
+    // What cannot be won by force in normal checkers says nothing under `losing`.
+    if !rules.losing && eval::dead_draw(pos, rules) {
         rate = rate.max(DEAD_DRAWS);
     }
     if rules.draw_half_moves > 0 {

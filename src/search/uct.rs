@@ -199,10 +199,16 @@ impl Worker {
                 }
                 continue;
             }
-            // A leaf: is the game over here? (No legal move loses before the draw rule.)
+            // A leaf: is the game over here? (No legal move loses, or under `losing` wins,
+            // before the draw rule.) The proof is for the player who moved into the node.
             if !has_moves(&pos, rules) {
-                node.set_proof(Proof::Win(0));
-                break Leaf::Proven(WIN);
+                let (proof, value) = if rules.losing {
+                    (Proof::Loss(0), LOSS)
+                } else {
+                    (Proof::Win(0), WIN)
+                };
+                node.set_proof(proof);
+                break Leaf::Proven(value);
             }
             if rules.draw_half_moves > 0 && clock >= rules.draw_half_moves {
                 node.set_proof(Proof::Draw);

@@ -101,6 +101,9 @@ pub struct BuildReport {
 
 /// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`.
 pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<BuildReport, TbError> {
+    if opts.rules.losing {
+        return Err(TbError::Losing);
+    }
     if opts.rules.draw_half_moves > MAX_DISTANCE {
         return Err(TbError::DrawRuleTooLong(opts.rules.draw_half_moves));
     }

@@ -32,10 +32,7 @@ pub const EXTENSION: &str = "bgtb";
 
 /// The rules a table was built for: the two switches and the draw rule.
 pub fn describe_rules(rules: &Rules) -> String {
-    format!(
-        "BackwardCapture={} LongKings={} DrawHalfMoves={}",
-        rules.backward_capture, rules.long_kings, rules.draw_half_moves
-    )
+    rules.to_string()
 }
 
 /// A file's header.
@@ -58,7 +55,9 @@ impl Header {
         let mut h = [0u8; HEADER_LEN];
         h[..8].copy_from_slice(&MAGIC);
         h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        let flags = u32::from(self.rules.backward_capture) | u32::from(self.rules.long_kings) << 1;
+        let flags = u32::from(self.rules.backward_capture)
+            | u32::from(self.rules.long_kings) << 1
+            | u32::from(self.rules.losing) << 2;
         h[12..16].copy_from_slice(&flags.to_le_bytes());
         h[16..20].copy_from_slice(&self.rules.draw_half_moves.to_le_bytes());
         let m = self.material;
@@ -113,6 +112,7 @@ impl Header {
                 backward_capture: flags & 1 != 0,
                 long_kings: flags & 2 != 0,
                 draw_half_moves: draw,
+                losing: flags & 4 != 0,
             },
             material,
             halves: u32_at(24).ok_or_else(short)?,

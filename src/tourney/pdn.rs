@@ -49,10 +49,7 @@ pub struct GameHeader<'a> {
 
 /// The `Rules` tag value for `rules`.
 pub fn rules_tag(rules: &Rules) -> String {
-    format!(
-        "BackwardCapture={} LongKings={} DrawHalfMoves={}",
-        rules.backward_capture, rules.long_kings, rules.draw_half_moves
-    )
+    rules.to_string()
 }
 
 /// The `GameType` value for `rules` (see the module notes).
@@ -173,6 +170,7 @@ impl PdnGame {
                 match k {
                     "BackwardCapture" => rules.backward_capture = flag()?,
                     "LongKings" => rules.long_kings = flag()?,
+                    "Losing" => rules.losing = flag()?,
                     "DrawHalfMoves" => {
                         rules.draw_half_moves = v
                             .parse()

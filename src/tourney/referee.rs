@@ -117,6 +117,10 @@ impl Termination {
     /// The tag text: the category, a colon, and what happened.
     pub fn describe(&self, rules: &Rules) -> String {
         let detail = match self {
+            // The side with no legal move lost, or under `losing` won.
+            Termination::Normal(GameResult::Win(c)) if rules.losing => {
+                format!("{} has no legal move (losing checkers)", cap(*c))
+            }
             Termination::Normal(GameResult::Win(c)) => format!("{} has no legal move", cap(!*c)),
             Termination::Normal(_) => {
                 format!("draw by the {}-half-move rule", rules.draw_half_moves)
@@ -165,11 +169,15 @@ pub fn start_engine(
             |_| false,
         )
         .map_err(|f| (f, "uciok"))?;
-        let rules = [
+        let mut rules = vec![
             ("BackwardCapture", cfg.rules.backward_capture.to_string()),
             ("LongKings", cfg.rules.long_kings.to_string()),
             ("DrawHalfMoves", cfg.rules.draw_half_moves.to_string()),
         ];
+        // Sent only when on, so that normal matches ask nothing new of other engines.
+        if cfg.rules.losing {
+            rules.push(("Losing", "true".to_string()));
+        }
         let opts = rules
             .iter()
             .map(|(n, v)| (n.to_string(), v.clone()))

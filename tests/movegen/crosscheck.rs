@@ -229,7 +229,7 @@ fn reference_generator_matches_reference_data() {
         let rules = Rules {
             backward_capture: rec["backward"].as_bool().expect("backward"),
             long_kings: rec["long"].as_bool().expect("long"),
-            draw_half_moves: 80,
+            ..Rules::default()
         };
         let board = RefBoard::from_position(&fen::parse(text).expect("valid FEN"));
         let ours: BTreeMap<String, String> = board
