@@ -1,6 +1,7 @@
 //! Self-play games for fitting the evaluation to game outcomes (`examples/tune.rs`).
 //!
-//! Each game starts from a 3-move opening, then a few uniformly random plies (so that the same
+//! Each game starts from an opening of the rules' deck (the balanced Buff and Green deck, or
+//! the English 3-move deck), then a few uniformly random plies (so that the same
 //! opening does not give the same game twice), then both sides are the engine at a fixed
 //! iteration budget with its own seed. Every position of the game after the random plies is
 //! written with the game's result.
@@ -24,8 +25,13 @@ use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
 use buffgreen::tourney::openings;
 use buffgreen::types::Color;
 
-/// The 3-move openings, read by the match runner's own loader.
-const OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv");
+/// The English 3-move openings, read by the match runner's own loader.
+const ENGLISH_OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv");
+/// The Buff and Green deck (openings a deep search scores level under these rules).
+const BUFFGREEN_OPENINGS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/openings/buffgreen-balanced.tsv"
+);
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> T {
     args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
@@ -39,11 +45,11 @@ fn main() {
     let out: String = arg(&args, 4, "datagen.tsv".to_string());
     let random_plies: usize = arg(&args, 5, 2);
     let seed: u64 = arg(&args, 6, 1);
-    let rules = match args.get(7).map(String::as_str) {
-        Some("english") => Rules::ENGLISH,
-        _ => Rules::default(),
+    let (rules, deck) = match args.get(7).map(String::as_str) {
+        Some("english") => (Rules::ENGLISH, ENGLISH_OPENINGS),
+        _ => (Rules::default(), BUFFGREEN_OPENINGS),
     };
-    let openings: Vec<_> = match openings::load(OPENINGS, &rules) {
+    let openings: Vec<_> = match openings::load(deck, &rules) {
         Ok(list) => list.iter().map(|o| *o.game.position()).collect(),
         Err(e) => {
             eprintln!("{e}");

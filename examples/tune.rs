@@ -8,7 +8,10 @@
 //! move must capture are left out: the evaluation only ever scores quiet positions. The last
 //! tenth of the file is held out to check the fit on games it has not seen.
 //!
-//! `cargo run --release --example tune -- FILE [EPOCHS] [L2] [english]`
+//! `cargo run --release --example tune -- FILE [EPOCHS] [L2] [english] [base]`
+//!
+//! `base` fits only the square, mobility and tempo parameters and leaves the patterns of
+//! [`buffgreen::search::knowledge`] as they are: what the same data gives without them.
 //!
 //! Prints the loss of the present parameters, the best logistic scale for them, the fitted
 //! parameters as a Rust array, and the held-out loss of both.
@@ -108,7 +111,12 @@ fn main() {
     let path = args.get(1).cloned().unwrap_or_else(|| "datagen.tsv".into());
     let epochs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let l2: f64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1e-7);
-    let english = args.get(4).map(String::as_str) == Some("english");
+    let english = args.iter().skip(4).any(|a| a == "english");
+    let fitted = if args.iter().skip(4).any(|a| a == "base") {
+        weights::RUNAWAY
+    } else {
+        PARAMS
+    };
     let (rules, start): (Rules, Weights) = if english {
         (Rules::ENGLISH, weights::SHORT)
     } else {
@@ -153,7 +161,7 @@ fn main() {
                 g[i as usize] += d * x as f64;
             }
         }
-        for i in 0..PARAMS {
+        for i in 0..fitted {
             let gi = g[i] / n + l2 * (w[i] - w0[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * gi;
             v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
@@ -203,5 +211,11 @@ fn main() {
         weights::MAN_MOBILITY,
         3,
     );
+    show(
+        "Runaway men (enemy without kings, with kings), trapped king, dog-hole, first king,\n    // the move, trade-down.",
+        weights::RUNAWAY,
+        weights::BACK_RANK - weights::RUNAWAY,
+    );
+    show("Back-row patterns, middle game.", weights::BACK_RANK, 16);
     println!("];");
 }

@@ -222,18 +222,19 @@ fn eval_shows_the_terms_of_the_static_evaluation() {
         lines(&[
             "Squares: 0",
             "Mobility: 0",
-            "Tempo: 2",
+            "Tempo: 5",
+            "Knowledge: 0",
             "Divisor: 1",
-            "Static: 2",
-            "Quiescent: 2",
-            "Score: cp 3",
+            "Static: 5",
+            "Quiescent: 5",
+            "Score: cp 7",
         ])
     );
     // King against king under English rules: a dead draw, scaled down by the divisor.
     assert!(e.ask("setoption name LongKings value false").is_empty());
     assert!(e.ask("position fen W:WK10:BK23").is_empty());
     let got = e.ask("eval");
-    assert_eq!(got[3], "Divisor: 8", "{got:?}");
+    assert_eq!(got[4], "Divisor: 8", "{got:?}");
 }
 
 #[test]

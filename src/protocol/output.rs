@@ -269,6 +269,7 @@ pub fn eval_lines(game: &Game) -> Vec<String> {
         format!("Squares: {}", t.squares),
         format!("Mobility: {}", t.mobility),
         format!("Tempo: {}", t.tempo),
+        format!("Knowledge: {}", t.knowledge),
         format!("Divisor: {}", t.divisor),
         format!("Static: {}", t.total),
         format!("Quiescent: {quiet}"),

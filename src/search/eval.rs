@@ -1,6 +1,6 @@
 //! A fast static evaluation for cut playouts: men and kings valued by square and game phase,
-//! mobility and tempo (the parameters of [`weights`], fitted to game outcomes under each
-//! rule set), mapped to a win probability by a logistic.
+//! mobility, tempo and the patterns of [`knowledge`] (the parameters of [`weights`], fitted to
+//! game outcomes under each rule set), mapped to a win probability by a logistic.
 //!
 //! Random playouts to the end of a checkers game are very noisy; stopping a playout after a
 //! few plies and scoring the position with material is a much better estimate per unit of
@@ -8,6 +8,7 @@
 //! move generation.
 
 use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
+use crate::search::knowledge;
 use crate::search::node::SCALE;
 use crate::search::weights::{self, Tables, PHASE_PIECES};
 use crate::types::{Bitboard, Color, Direction};
@@ -85,6 +86,8 @@ pub struct Terms {
     pub mobility: i32,
     /// The side to move's bonus.
     pub tempo: i32,
+    /// The patterns of [`knowledge`]: runaway men, trapped kings, back rows ...
+    pub knowledge: i32,
     /// What [`drawish`] divides the sum by (1: material tells the truth).
     pub divisor: i32,
     /// The evaluation: the sum of the terms, divided by `divisor`.
@@ -93,13 +96,14 @@ pub struct Terms {
 
 /// [`evaluate`] term by term.
 pub fn terms(pos: &Position, rules: &Rules) -> Terms {
-    let (squares, mobility, tempo) = parts(pos, rules);
-    let sum = squares + mobility + tempo;
+    let [squares, mobility, tempo, knowledge] = parts(pos, rules);
+    let sum = squares + mobility + tempo + knowledge;
     let divisor = drawish_divisor(pos, rules, pos.side_to_move(), sum);
     Terms {
         squares,
         mobility,
         tempo,
+        knowledge,
         divisor,
         total: sum / divisor,
     }
@@ -109,26 +113,65 @@ pub fn terms(pos: &Position, rules: &Rules) -> Terms {
 /// toward zero in the taper).
 #[inline]
 fn linear(pos: &Position, rules: &Rules) -> i32 {
-    let (squares, mobility, tempo) = parts(pos, rules);
-    squares + mobility + tempo
+    parts(pos, rules).iter().sum()
 }
 
-/// The square values (tapered), mobility and tempo terms of [`linear`].
+/// A packed middle-game and endgame value tapered by `phase` (pieces on the board, at most
+/// [`PHASE_PIECES`]), rounded toward zero.
 #[inline]
-fn parts(pos: &Position, rules: &Rules) -> (i32, i32, i32) {
+fn taper(packed: i32, phase: i32) -> i32 {
+    let (mg, eg) = weights::unpack(packed);
+    (mg * phase + eg * (PHASE_PIECES - phase)) / PHASE_PIECES
+}
+
+/// One side's [`knowledge`] terms: `(packed by phase, untapered)`.
+#[inline]
+fn side_knowledge(pos: &Position, color: Color, t: &Tables) -> (i32, i32) {
+    let k = knowledge::side(pos, color);
+    let caught = usize::from(pos.kings(!color).any());
+    let flat =
+        t.runaway[caught] * k.runaway + t.trapped_king * k.trapped_kings + t.dog_hole * k.dog_hole;
+    (t.back_rank[k.back_rank], flat)
+}
+
+/// The trade-down feature: the piece difference from the side to move's view over the pieces
+/// on the board, times [`PHASE_PIECES`]: `(numerator, denominator)`.
+#[inline]
+fn trade_down(pos: &Position) -> (i32, i32) {
+    let me = pos.side_to_move();
+    let (mine, theirs) = (
+        pos.pieces(me).count() as i32,
+        pos.pieces(!me).count() as i32,
+    );
+    ((mine - theirs) * PHASE_PIECES, (mine + theirs).max(1))
+}
+
+/// The terms of [`linear`]: square values (tapered), mobility, tempo and knowledge. The
+/// knowledge term is what the patterns add to the rounded taper of the squares, so that the
+/// four add up to the evaluation with the rounding of one taper.
+#[inline]
+fn parts(pos: &Position, rules: &Rules) -> [i32; 4] {
     let t = tables_for(rules);
     let me = pos.side_to_move();
     let (packed0, flat0) = side_terms(pos, me, t);
     let (packed1, flat1) = side_terms(pos, !me, t);
-    let (mg, eg) = weights::unpack(packed0 - packed1);
+    let (kp0, kf0) = side_knowledge(pos, me, t);
+    let (kp1, kf1) = side_knowledge(pos, !me, t);
     let phase = (pos.occupied().count() as i32).min(PHASE_PIECES);
-    let tapered = (mg * phase + eg * (PHASE_PIECES - phase)) / PHASE_PIECES;
-    (tapered, flat0 - flat1, t.tempo)
+    let squares = packed0 - packed1;
+    let patterns = kp0 - kp1 + t.the_move * knowledge::the_move(pos);
+    let tapered = taper(squares, phase);
+    let all = taper(squares + patterns, phase);
+    let (num, den) = trade_down(pos);
+    let knowledge = all - tapered + kf0 - kf1
+        + t.first_king * knowledge::first_king(pos)
+        + t.trade_down * num / den;
+    [tapered, flat0 - flat1, t.tempo, knowledge]
 }
 
 /// The features of `pos` for fitting the parameters, from the view of the side to move:
 /// `(parameter index, count)` pairs whose dot product with the parameter vector is
-/// [`evaluate`] before its rounding and before [`drawish`]. Repeated indices add up.
+/// [`evaluate`] before its roundings and before [`drawish`]. Repeated indices add up.
 pub fn features(pos: &Position, out: &mut Vec<(usize, f64)>) {
     out.clear();
     let me = pos.side_to_move();
@@ -153,8 +196,22 @@ pub fn features(pos: &Position, out: &mut Vec<(usize, f64)>) {
         out.push((weights::MAN_MOBILITY, sign * m as f64));
         let k = steps(kings, empty, &Direction::ALL);
         out.push((weights::KING_MOBILITY, sign * k as f64));
+        let know = knowledge::side(pos, color);
+        let runaway = if pos.kings(!color).any() {
+            weights::RUNAWAY_VS_KINGS
+        } else {
+            weights::RUNAWAY
+        };
+        out.push((runaway, sign * know.runaway as f64));
+        out.push((weights::TRAPPED_KING, sign * know.trapped_kings as f64));
+        out.push((weights::DOG_HOLE, sign * know.dog_hole as f64));
+        out.push((weights::BACK_RANK + know.back_rank, sign * mg));
     }
     out.push((weights::TEMPO, 1.0));
+    out.push((weights::FIRST_KING, knowledge::first_king(pos) as f64));
+    out.push((weights::THE_MOVE, knowledge::the_move(pos) as f64 * eg));
+    let (num, den) = trade_down(pos);
+    out.push((weights::TRADE_DOWN, num as f64 / den as f64));
 }
 
 /// The divisor [`drawish`] applies to an evaluation of `pos` (from `me`'s view) of sign
@@ -279,8 +336,9 @@ mod tests {
                     let p = pos.with_side_to_move(side);
                     let exact = dot(&p, &rules);
                     let got = linear(&p, &rules) as f64;
+                    // Two roundings toward zero: the taper and the trade-down quotient.
                     assert!(
-                        (got - exact).abs() < 1.0,
+                        (got - exact).abs() < 2.0,
                         "{text} {side:?}: {got} vs {exact}"
                     );
                 }
@@ -334,7 +392,10 @@ mod tests {
         assert!(!dead_draw(&two_one, &english) && dead_draw(&two_one, &rules));
         let t = terms(&two_one, &rules);
         assert_eq!(t.total, evaluate(&two_one, &rules));
-        assert_eq!((t.squares + t.mobility + t.tempo) / t.divisor, t.total);
+        assert_eq!(
+            (t.squares + t.mobility + t.tempo + t.knowledge) / t.divisor,
+            t.total
+        );
     }
 
     #[test]

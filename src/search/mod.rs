@@ -15,7 +15,7 @@
 //! tree's lifetime and re-rooting), `driver` (the search threads, the main thread's watch over
 //! limits and clock, compaction of a full tree), `state` (what the threads of one search
 //! share), [`uct`] (one iteration: selection, expansion, playout, backpropagation),
-//! [`playout`], [`eval`] (static evaluation of cut playouts), [`solver`], [`time`] (time
+//! [`playout`], [`eval`] (static evaluation of cut playouts) and [`knowledge`] (its patterns), [`solver`], [`time`] (time
 //! manager), [`report`] (pv, scores), [`node`] and [`tree`] (the node arena) and [`plain`]
 //! (the plain-UCT baseline opponent).
 
@@ -26,6 +26,7 @@ use crate::types::Move;
 
 mod driver;
 pub mod eval;
+pub mod knowledge;
 pub mod losing;
 pub mod node;
 mod padded;

@@ -26,8 +26,26 @@ pub const MAN_MOBILITY: usize = 88;
 pub const KING_MOBILITY: usize = 89;
 /// Having the move.
 pub const TEMPO: usize = 90;
+/// Each runaway man ([`super::knowledge`]) while the enemy has no king.
+pub const RUNAWAY: usize = 91;
+/// Each runaway man while the enemy has a king (which may still catch it).
+pub const RUNAWAY_VS_KINGS: usize = 92;
+/// Each trapped king (no empty neighbouring square).
+pub const TRAPPED_KING: usize = 93;
+/// A man stuck in the dog-hole.
+pub const DOG_HOLE: usize = 94;
+/// Having kings when the enemy has none.
+pub const FIRST_KING: usize = 95;
+/// "The move" in endings of equal numbers, endgame (counts fully with no piece on the board,
+/// not at all with 24).
+pub const THE_MOVE: usize = 96;
+/// Trading down when ahead: the piece difference over the pieces on the board, times 24.
+pub const TRADE_DOWN: usize = 97;
+/// The own back row: one value for each of the 16 patterns of its men (bit `i` the man on
+/// own index `i`), middle game (counts fully with 24 pieces, not at all with none).
+pub const BACK_RANK: usize = 98;
 /// The number of parameters.
-pub const PARAMS: usize = 91;
+pub const PARAMS: usize = 114;
 
 /// Pieces on the board at which the middle-game values count fully.
 pub const PHASE_PIECES: i32 = 24;
@@ -60,66 +78,84 @@ pub const fn king_index(square: usize) -> usize {
 #[rustfmt::skip]
 pub const LONG: Weights = [
     // Men, middle game: own back row first, a row of 4 a line.
-    289, 324, 282, 259,
-    279, 295, 294, 274,
-    269, 268, 219, 244,
-    243, 226, 214, 220,
-    217, 130, 214, 227,
-    315, 124, 98, 132,
-    224, 187, 200, 120,
+    349, 389, 325, 293,
+    320, 345, 351, 302,
+    301, 319, 273, 296,
+    320, 275, 282, 282,
+    265, 152, 238, 287,
+    326, 162, 94, 150,
+    287, 216, 213, 348,
     // Men, endgame.
-    215, 178, 168, 133,
-    145, 174, 176, 143,
-    155, 175, 205, 176,
-    176, 216, 214, 192,
-    198, 242, 231, 206,
-    185, 257, 322, 279,
-    342, 356, 362, 332,
+    141, 138, 200, 124,
+    121, 164, 172, 158,
+    151, 188, 207, 149,
+    144, 218, 228, 171,
+    220, 268, 249, 168,
+    223, 332, 366, 321,
+    432, 426, 429, 366,
     // Kings, middle game: squares 1-16 (and 32-17).
-    283, 260, 280, 327,
-    266, 280, 263, 278,
-    261, 263, 263, 290,
-    298, 269, 251, 274,
+    261, 277, 289, 364,
+    273, 299, 278, 312,
+    274, 276, 305, 307,
+    305, 288, 280, 277,
     // Kings, endgame.
-    376, 358, 346, 345,
-    371, 241, 246, 242,
-    297, 276, 205, 356,
-    354, 269, 235, 269,
+    366, 344, 356, 335,
+    391, 263, 255, 249,
+    284, 259, 258, 352,
+    363, 278, 269, 272,
     // Man mobility, king mobility, tempo.
-    12, 43, 2,
+    12, 32, 5,
+    // Runaway men (enemy without kings, with kings), trapped king, dog-hole, first king,
+    // the move, trade-down.
+    22, 23, -50, -149,
+    125, 4, 5,
+    // Back-row patterns, middle game.
+    -25, -37, 18, 4,
+    -7, 14, -4, 4,
+    -44, 12, 22, 7,
+    -20, 43, 1, 13,
 ];
 
 /// Short kings (English rules): fitted the same way to English self-play games.
 #[rustfmt::skip]
 pub const SHORT: Weights = [
     // Men, middle game: own back row first, a row of 4 a line.
-    151, 170, 145, 101,
-    106, 132, 127, 106,
-    107, 122, 93, 100,
-    103, 98, 101, 83,
-    76, 82, 79, 77,
-    103, 81, 86, 74,
-    119, 116, 103, 63,
+    204, 229, 196, 155,
+    185, 202, 219, 182,
+    172, 199, 161, 167,
+    159, 158, 176, 129,
+    131, 108, 120, 134,
+    148, 133, 101, 115,
+    203, 172, 162, 149,
     // Men, endgame.
-    53, 43, 69, 47,
-    59, 54, 69, 62,
-    55, 49, 74, 69,
-    71, 60, 61, 83,
-    67, 76, 81, 83,
-    66, 74, 88, 81,
-    64, 70, 81, 72,
+    88, 102, 96, 64,
+    86, 95, 67, 65,
+    91, 57, 106, 75,
+    94, 86, 85, 113,
+    113, 136, 135, 118,
+    109, 133, 169, 130,
+    102, 130, 131, 141,
     // Kings, middle game: squares 1-16 (and 32-17).
-    129, 153, 180, 216,
-    137, 156, 160, 180,
-    160, 192, 180, 162,
-    152, 199, 189, 172,
+    174, 241, 256, 192,
+    170, 251, 254, 240,
+    261, 280, 282, 222,
+    250, 274, 264, 206,
     // Kings, endgame.
-    78, 59, 44, 14,
-    75, 70, 62, 47,
-    68, 58, 58, 50,
-    64, 57, 64, 59,
+    131, 96, 89, 79,
+    131, 90, 86, 71,
+    88, 76, 69, 100,
+    90, 79, 91, 98,
     // Man mobility, king mobility, tempo.
-    -1, -3, -1,
+    6, 3, 0,
+    // Runaway men (enemy without kings, with kings), trapped king, dog-hole, first king,
+    // the move, trade-down.
+    5, 5, -29, -33,
+    35, 6, -6,
+    // Back-row patterns, middle game.
+    -11, -23, -33, -4,
+    -11, 13, 2, 12,
+    8, -15, 8, 19,
+    -36, 15, 19, 36,
 ];
 
 /// What the evaluation reads: the square values expanded to the bits of the padded board
@@ -137,6 +173,20 @@ pub struct Tables {
     pub king_mobility: i32,
     /// See [`TEMPO`].
     pub tempo: i32,
+    /// See [`RUNAWAY`] and [`RUNAWAY_VS_KINGS`], by whether the enemy has kings.
+    pub runaway: [i32; 2],
+    /// See [`TRAPPED_KING`].
+    pub trapped_king: i32,
+    /// See [`DOG_HOLE`].
+    pub dog_hole: i32,
+    /// See [`FIRST_KING`].
+    pub first_king: i32,
+    /// See [`THE_MOVE`], packed as an endgame value.
+    pub the_move: i32,
+    /// See [`TRADE_DOWN`].
+    pub trade_down: i32,
+    /// See [`BACK_RANK`], packed as middle-game values.
+    pub back_rank: [i32; 16],
 }
 
 /// The largest square value [`tables`] accepts: sums over 24 pieces stay within the 16 bits
@@ -166,9 +216,21 @@ pub const fn tables(w: &Weights) -> Tables {
         man_mobility: w[MAN_MOBILITY],
         king_mobility: w[KING_MOBILITY],
         tempo: w[TEMPO],
+        runaway: [w[RUNAWAY], w[RUNAWAY_VS_KINGS]],
+        trapped_king: w[TRAPPED_KING],
+        dog_hole: w[DOG_HOLE],
+        first_king: w[FIRST_KING],
+        the_move: pack(0, w[THE_MOVE]),
+        trade_down: w[TRADE_DOWN],
+        back_rank: [0; 16],
     };
+    let mut p = 0;
+    while p < 16 {
+        t.back_rank[p] = pack(w[BACK_RANK + p], 0);
+        p += 1;
+    }
     let mut k = 0;
-    while k < KING_EG + 16 {
+    while k < PARAMS {
         assert!(w[k] >= -MAX_SQUARE_VALUE && w[k] <= MAX_SQUARE_VALUE);
         k += 1;
     }

@@ -364,6 +364,7 @@ fn check_command_reply(
                 "Squares: ",
                 "Mobility: ",
                 "Tempo: ",
+                "Knowledge: ",
                 "Divisor: ",
                 "Static: ",
                 "Quiescent: ",
@@ -581,7 +582,9 @@ pub fn reply_form(line: &str) -> Result<(), String> {
         ["Captures:", moves @ ..] if !moves.is_empty() => {
             moves.iter().try_for_each(|m| move_form(m))
         }
-        ["Squares:" | "Mobility:" | "Tempo:" | "Static:" | "Quiescent:", n] => int(n).map(drop),
+        ["Squares:" | "Mobility:" | "Tempo:" | "Knowledge:" | "Static:" | "Quiescent:", n] => {
+            int(n).map(drop)
+        }
         ["Divisor:", n] => nat(n).map(drop),
         ["Score:", "cp", n] => int(n).map(drop),
         ["Result:", r @ ..] => one_of(
