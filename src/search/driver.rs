@@ -224,6 +224,12 @@ impl Run<'_> {
                         // take the engine down when joined: it ends the search instead.
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             while !flags.halt.load(Ordering::Relaxed) && !control.stopped() {
+                                // A proven root ends the search whatever the limits (or
+                                // idles it until `stop`): a helper must not wait for thread
+                                // 0 to notice, which a busy machine may delay for long.
+                                if state.solved(shared) {
+                                    break;
+                                }
                                 match state.step(shared, worker, k + 1, nodes) {
                                     StepResult::Done => {}
                                     StepResult::Full if !grow => {}
