@@ -1,0 +1,380 @@
+//! One match: the schedule built from the arguments, the worker threads that play it, and
+//! the loop that collects results, writes the PDN and feeds the report.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::date::today;
+use super::error::TourneyError;
+use super::openings::{self, Opening};
+use super::pdn;
+use super::process;
+use super::referee::{self, Played, RefereeConfig};
+use super::report::Report;
+use super::spec::{self, EngineSpec};
+use super::sprt::Sprt;
+use super::tc::Limit;
+use super::{MatchArgs, Summary};
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Job {
+    pub(super) round: usize,
+    pub(super) pairing: usize,
+    pub(super) pair_no: usize,
+    pub(super) black: usize,
+    pub(super) white: usize,
+    pub(super) opening: usize,
+}
+
+enum Msg {
+    Done(Job, Box<Played>),
+    Fatal(TourneyError),
+}
+
+#[derive(Debug)]
+pub(super) struct Match {
+    pub(super) specs: Vec<EngineSpec>,
+    /// Each engine's search limit (its own, else the match's).
+    pub(super) limits: Vec<Limit>,
+    pub(super) cfg: RefereeConfig,
+    pub(super) openings: Vec<Opening>,
+    pub(super) jobs: Vec<Job>,
+    pub(super) pairings: Vec<(usize, usize)>,
+    pub(super) sprt: Option<Sprt>,
+    pub(super) concurrency: usize,
+    pub(super) pdn: Option<String>,
+    pub(super) always_fen: bool,
+    pub(super) event: String,
+    pub(super) quiet: bool,
+}
+
+impl Match {
+    pub(super) fn new(a: &MatchArgs) -> Result<Match, TourneyError> {
+        let mut specs = a
+            .engines
+            .iter()
+            .map(|s| EngineSpec::parse(s, &a.each))
+            .collect::<Result<Vec<_>, _>>()?;
+        if specs.len() < 2 {
+            return Err(TourneyError::Config(
+                "give at least two --engine specs".to_string(),
+            ));
+        }
+        spec::unique_names(&mut specs);
+        let mut given = Vec::new();
+        if let Some(t) = &a.tc {
+            given.push(Limit::Clock(t.parse()?));
+        }
+        for (key, v) in [("movetime", a.movetime), ("nodes", a.nodes)] {
+            if let Some(v) = v {
+                if let Some(l) = Limit::from_field(key, &v.to_string()) {
+                    given.push(l?);
+                }
+            }
+        }
+        if given.len() > 1 {
+            return Err(TourneyError::Config(
+                "give at most one of --tc, --movetime and --nodes".to_string(),
+            ));
+        }
+        let limit = given.pop();
+        if limit.is_none() && specs.iter().any(|s| s.limit.is_none()) {
+            return Err(TourneyError::Config(
+                "give one of --tc, --movetime and --nodes (or tc=, movetime=, nodes= in every --engine)"
+                    .to_string(),
+            ));
+        }
+        let limits = specs
+            .iter()
+            .map(|s| s.limit.or(limit).unwrap_or(Limit::Nodes(1)))
+            .collect();
+        let rules = a.rules.rules();
+        let mut openings = match &a.openings {
+            Some(path) => openings::load(path, &rules)?,
+            None => Vec::new(),
+        };
+        let games = a.games.unwrap_or(2 * openings.len().max(1));
+        if games == 0 {
+            return Err(TourneyError::Config(
+                "--games must be at least 1".to_string(),
+            ));
+        }
+        if let Some(plies) = a.random_plies {
+            openings = openings::random(games.div_ceil(2), plies, a.seed, &rules);
+        } else if openings.is_empty() {
+            openings = openings::default_deck(&rules);
+            if openings.is_empty() {
+                openings = openings::random(1, 0, 0, &rules);
+            }
+        }
+        if a.shuffle && a.random_plies.is_none() {
+            use rand::seq::SliceRandom;
+            use rand::SeedableRng;
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(a.seed);
+            openings.shuffle(&mut rng);
+        }
+        let sprt = if a.sprt.is_empty() {
+            None
+        } else {
+            if specs.len() != 2 {
+                return Err(TourneyError::Config(
+                    "--sprt needs exactly two engines".to_string(),
+                ));
+            }
+            Some(a.sprt.join(" ").parse()?)
+        };
+        if a.concurrency == 0 {
+            return Err(TourneyError::Config(
+                "--concurrency must be at least 1".to_string(),
+            ));
+        }
+        let mut pairings = Vec::new();
+        for i in 0..specs.len() {
+            for j in i + 1..specs.len() {
+                pairings.push((i, j));
+            }
+        }
+        // Round by round over the pairings, so a round robin cut short stays balanced.
+        let mut jobs = Vec::new();
+        for k in 0..games {
+            for (p, &(i, j)) in pairings.iter().enumerate() {
+                let (black, white) = if k % 2 == 0 { (i, j) } else { (j, i) };
+                jobs.push(Job {
+                    round: jobs.len() + 1,
+                    pairing: p,
+                    pair_no: k / 2,
+                    black,
+                    white,
+                    opening: (k / 2) % openings.len(),
+                });
+            }
+        }
+        Ok(Match {
+            specs,
+            limits,
+            cfg: RefereeConfig {
+                rules,
+                margin: Duration::from_millis(a.time_margin),
+                reply_timeout: Duration::from_millis(a.reply_timeout.max(1)),
+                adjudicate_draw_after: a.adjudicate_draw_after,
+            },
+            openings,
+            jobs,
+            pairings,
+            sprt,
+            concurrency: a.concurrency,
+            pdn: a.pdn.clone(),
+            always_fen: a.pdn_always_fen,
+            event: a.event.clone(),
+            quiet: a.quiet,
+        })
+    }
+
+    pub(super) fn run(self) -> Result<Summary, TourneyError> {
+        let mut out = match &self.pdn {
+            Some(path) => Some(BufWriter::new(File::create(path).map_err(|source| {
+                TourneyError::Io {
+                    path: path.clone(),
+                    source,
+                }
+            })?)),
+            None => None,
+        };
+        let stop = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel();
+        let mut report = Report::new(&self);
+        let date = today();
+        let mut fatal = None;
+        std::thread::scope(|scope| {
+            for _ in 0..self.concurrency.min(self.jobs.len()) {
+                let tx = tx.clone();
+                let (stop, next, this) = (&stop, &next, &self);
+                scope.spawn(move || this.worker(next, stop, tx));
+            }
+            drop(tx);
+            for msg in rx {
+                match msg {
+                    Msg::Fatal(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        fatal.get_or_insert(e);
+                    }
+                    // Workers run ahead of this loop: games that finish after the match was
+                    // decided (or failed) are dropped, so the result is the same as if it had
+                    // stopped at once.
+                    Msg::Done(..) if stop.load(Ordering::Relaxed) => {}
+                    Msg::Done(job, played) => {
+                        if let Some(w) = out.as_mut() {
+                            let text = self.pdn_text(&job, &played, &date);
+                            let ok = w.write_all(text.as_bytes()).and_then(|_| w.flush());
+                            if let Err(source) = ok {
+                                stop.store(true, Ordering::Relaxed);
+                                fatal.get_or_insert(TourneyError::Io {
+                                    path: self.pdn.clone().unwrap_or_default(),
+                                    source,
+                                });
+                            }
+                        }
+                        if report.add(&self, &job, &played) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+        });
+        report.finish_progress();
+        if let Some(e) = fatal {
+            return Err(e);
+        }
+        Ok(Summary {
+            games: report.done,
+            scheduled: report.total,
+            pairings: self
+                .pairings
+                .iter()
+                .copied()
+                .zip(report.tallies.iter().copied())
+                .collect(),
+            terminations: report.terminations.clone(),
+            decision: report.decision,
+            table: report.table(&self),
+        })
+    }
+
+    /// One worker: takes the next job until none are left or `stop`; owns its engines.
+    fn worker(&self, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Msg>) {
+        let mut seats: Vec<Option<process::EngineProcess>> =
+            (0..self.specs.len()).map(|_| None).collect();
+        while !stop.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&job) = self.jobs.get(i) else {
+                break;
+            };
+            let mut b = seats[job.black].take();
+            let mut w = seats[job.white].take();
+            let r = referee::play_game(
+                &self.cfg,
+                [&self.specs[job.black], &self.specs[job.white]],
+                [self.limits[job.black], self.limits[job.white]],
+                [&mut b, &mut w],
+                &self.openings[job.opening],
+                stop,
+            );
+            seats[job.black] = b;
+            seats[job.white] = w;
+            let msg = match r {
+                Ok(Some(played)) => Msg::Done(job, Box::new(played)),
+                Ok(None) => break,
+                Err(e) => Msg::Fatal(e),
+            };
+            if tx.send(msg).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// The PDN TimeControl value: the limit, or each side's when they differ.
+    fn limit_text(&self, black: usize, white: usize) -> String {
+        let (b, w) = (self.limits[black], self.limits[white]);
+        if b == w {
+            b.to_string()
+        } else {
+            format!("Black {b}, White {w}")
+        }
+    }
+
+    /// The limit for the summary: the common one, or each engine's.
+    pub(super) fn limits_summary(&self) -> String {
+        if self.limits.iter().all(|l| *l == self.limits[0]) {
+            self.limits[0].to_string()
+        } else {
+            let each: Vec<String> = self
+                .specs
+                .iter()
+                .zip(&self.limits)
+                .map(|(s, l)| format!("{} {l}", s.name))
+                .collect();
+            each.join(", ")
+        }
+    }
+
+    fn pdn_text(&self, job: &Job, p: &Played, date: &str) -> String {
+        pdn::write_game(
+            &pdn::GameHeader {
+                event: &self.event,
+                date,
+                round: job.round,
+                white: &self.specs[job.white].name,
+                black: &self.specs[job.black].name,
+                result: p.outcome.pdn(),
+                time_control: self.limit_text(job.black, job.white),
+                termination: p.termination.describe(&self.cfg.rules),
+                opening: &self.openings[job.opening].label,
+                always_fen: self.always_fen,
+            },
+            &p.game,
+        )
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        m: MatchArgs,
+    }
+
+    fn args(v: &[&str]) -> MatchArgs {
+        Cli::try_parse_from(std::iter::once("match").chain(v.iter().copied()))
+            .unwrap()
+            .m
+    }
+
+    #[test]
+    fn schedule_alternates_colours_and_pairs_openings() {
+        let a = args(&[
+            "--engine",
+            "cmd=a",
+            "--engine",
+            "cmd=b",
+            "--engine",
+            "cmd=c",
+            "--nodes",
+            "1",
+            "--games",
+            "4",
+            "--random-plies",
+            "4",
+        ]);
+        let m = Match::new(&a).unwrap();
+        assert_eq!(m.pairings, vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(m.jobs.len(), 12);
+        let j: Vec<_> = m
+            .jobs
+            .iter()
+            .filter(|j| j.pairing == 0)
+            .map(|j| (j.black, j.white, j.pair_no, j.opening))
+            .collect();
+        assert_eq!(
+            j,
+            vec![(0, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1), (1, 0, 1, 1)]
+        );
+        assert_eq!(m.openings.len(), 2);
+        let mut bad = a.clone();
+        bad.tc = Some("60+1".into());
+        assert!(Match::new(&bad).is_err());
+        let mut bad = a;
+        bad.sprt = vec!["elo0=0".into(), "elo1=5".into()];
+        assert!(Match::new(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("two engines"));
+    }
+}
