@@ -72,7 +72,7 @@ pub struct MatchOptions {
     /// Adjudicate a draw after this many plies played by the engines.
     #[arg(long, value_name = "PLIES")]
     pub adjudicate_draw_after: Option<u32>,
-    /// Write the games to this PDN file.
+    /// Append the games to this PDN file (created if missing; never the openings file).
     #[arg(long = "pdn", visible_alias = "pgn-out", value_name = "FILE")]
     pub pdn: Option<String>,
     /// Write the FEN tag also for games from the standard start (for py-draughts, whose

@@ -24,6 +24,7 @@ pub mod tc;
 mod verify;
 
 use std::collections::BTreeMap;
+use std::io::Write;
 
 pub use args::{MatchArgs, MatchOptions};
 use error::TourneyError;
@@ -37,25 +38,38 @@ pub fn run(args: &MatchArgs) -> i32 {
     if let Some(path) = &args.verify_pdn {
         return match verify_pdn(path) {
             Ok(summary) => {
-                println!("{summary}");
+                say(&format!("{summary}\n"));
                 0
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                note(&format!("error: {e}\n"));
                 1
             }
         };
     }
     match play(args) {
         Ok(summary) => {
-            print!("{}", summary.table);
+            say(&summary.table);
             0
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            note(&format!("error: {e}\n"));
             2
         }
     }
+}
+
+/// Writes to stdout. A closed or failing stdout (`match ... | head -c0`) loses the text but
+/// never the run: the games are in the PDN and the exit status still tells the result.
+fn say(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
+/// Writes to stderr (progress, warnings, errors), ignoring write errors like [`say`].
+pub(crate) fn note(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes()).and_then(|_| err.flush());
 }
 
 /// What a finished match reports.

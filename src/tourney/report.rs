@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
+use super::note;
 use super::pdn;
 use super::referee::Played;
 use super::runner::{Job, Match};
@@ -32,7 +33,7 @@ impl Report {
     pub(super) fn new(m: &Match) -> Report {
         Report {
             start: Instant::now(),
-            total: m.jobs.len(),
+            total: m.total(),
             done: 0,
             tallies: vec![Record::default(); m.pairings.len()],
             halves: HashMap::new(),
@@ -63,7 +64,7 @@ impl Report {
         for w in &p.warnings {
             if self.seen_warnings.insert(w.clone()) {
                 self.clear_line();
-                eprintln!("warning: {w}");
+                note(&format!("warning: {w}\n"));
             }
         }
         // Points of the pairing's first engine.
@@ -95,7 +96,7 @@ impl Report {
 
     fn clear_line(&self) {
         if self.tty && !self.quiet && self.last_line.is_some() {
-            eprint!("\r\x1b[K");
+            note("\r\x1b[K");
         }
     }
 
@@ -138,15 +139,15 @@ impl Report {
         }
         line += &format!(" elapsed {} ETA {}", hms(elapsed), hms(eta));
         if self.tty {
-            eprint!("\r\x1b[K{line}");
+            note(&format!("\r\x1b[K{line}"));
         } else {
-            eprintln!("{line}");
+            note(&format!("{line}\n"));
         }
     }
 
     pub(super) fn finish_progress(&self) {
         if self.tty && !self.quiet && self.last_line.is_some() {
-            eprintln!();
+            note("\n");
         }
     }
 

@@ -1,15 +1,16 @@
 //! One match: the schedule built from the arguments, the worker threads that play it, and
 //! the loop that collects results, writes the PDN and feeds the report.
 
-use std::fs::File;
+use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use super::date::today;
 use super::error::TourneyError;
-use super::openings::{self, Opening};
+use super::openings::{self, OpeningSource};
 use super::pdn;
 use super::process;
 use super::referee::{self, Played, RefereeConfig};
@@ -27,11 +28,10 @@ pub(super) struct Job {
     pub(super) pair_no: usize,
     pub(super) black: usize,
     pub(super) white: usize,
-    pub(super) opening: usize,
 }
 
 enum Msg {
-    Done(Job, Box<Played>),
+    Done(Job, Box<Played>, String),
     Fatal(TourneyError),
 }
 
@@ -41,8 +41,9 @@ pub(super) struct Match {
     /// Each engine's search limit (its own, else the match's).
     pub(super) limits: Vec<Limit>,
     pub(super) cfg: RefereeConfig,
-    pub(super) openings: Vec<Opening>,
-    pub(super) jobs: Vec<Job>,
+    pub(super) openings: OpeningSource,
+    /// Games per pairing.
+    pub(super) games: usize,
     pub(super) pairings: Vec<(usize, usize)>,
     pub(super) sprt: Option<Sprt>,
     pub(super) concurrency: usize,
@@ -93,6 +94,13 @@ impl Match {
             .map(|s| s.limit.or(limit).unwrap_or(Limit::Nodes(1)))
             .collect();
         let rules = a.rules.rules();
+        if let (Some(pdn), Some(deck)) = (&a.pdn, &a.openings) {
+            if same_file(pdn, deck) {
+                return Err(TourneyError::Config(format!(
+                    "--pdn {pdn} is the openings file: the games would be written into the deck"
+                )));
+            }
+        }
         let mut openings = match &a.openings {
             Some(path) => openings::load(path, &rules)?,
             None => Vec::new(),
@@ -103,20 +111,30 @@ impl Match {
                 "--games must be at least 1".to_string(),
             ));
         }
-        if let Some(plies) = a.random_plies {
-            openings = openings::random(games.div_ceil(2), plies, a.seed, &rules);
-        } else if openings.is_empty() {
-            openings = openings::default_deck(&rules);
+        let openings = if let Some(plies) = a.random_plies {
+            let source = OpeningSource::Random {
+                plies,
+                seed: a.seed,
+                rules,
+            };
+            // The first opening now, so that a length no game reaches fails before any game.
+            source.get(0)?;
+            source
+        } else {
             if openings.is_empty() {
-                openings = openings::random(1, 0, 0, &rules);
+                openings = openings::default_deck(&rules);
             }
-        }
-        if a.shuffle && a.random_plies.is_none() {
-            use rand::seq::SliceRandom;
-            use rand::SeedableRng;
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(a.seed);
-            openings.shuffle(&mut rng);
-        }
+            if openings.is_empty() {
+                openings = openings::random(1, 0, 0, &rules)?;
+            }
+            if a.shuffle {
+                use rand::seq::SliceRandom;
+                use rand::SeedableRng;
+                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(a.seed);
+                openings.shuffle(&mut rng);
+            }
+            OpeningSource::Deck(openings)
+        };
         let sprt = if a.sprt.is_empty() {
             None
         } else {
@@ -138,21 +156,6 @@ impl Match {
                 pairings.push((i, j));
             }
         }
-        // Round by round over the pairings, so a round robin cut short stays balanced.
-        let mut jobs = Vec::new();
-        for k in 0..games {
-            for (p, &(i, j)) in pairings.iter().enumerate() {
-                let (black, white) = if k % 2 == 0 { (i, j) } else { (j, i) };
-                jobs.push(Job {
-                    round: jobs.len() + 1,
-                    pairing: p,
-                    pair_no: k / 2,
-                    black,
-                    white,
-                    opening: (k / 2) % openings.len(),
-                });
-            }
-        }
         Ok(Match {
             specs,
             limits,
@@ -163,7 +166,7 @@ impl Match {
                 adjudicate_draw_after: a.adjudicate_draw_after,
             },
             openings,
-            jobs,
+            games,
             pairings,
             sprt,
             concurrency: a.concurrency,
@@ -174,14 +177,44 @@ impl Match {
         })
     }
 
+    /// Games scheduled in all.
+    pub(super) fn total(&self) -> usize {
+        self.games.saturating_mul(self.pairings.len())
+    }
+
+    /// The `i`-th game of the schedule (from 0), made on demand so that a long run holds no
+    /// list of its games. Round by round over the pairings, so that a round robin cut short
+    /// stays balanced; each pair of games of a pairing shares an opening, colours reversed.
+    pub(super) fn job(&self, i: usize) -> Option<Job> {
+        if i >= self.total() {
+            return None;
+        }
+        let k = i / self.pairings.len();
+        let p = i % self.pairings.len();
+        let (a, b) = self.pairings[p];
+        let (black, white) = if k.is_multiple_of(2) { (a, b) } else { (b, a) };
+        Some(Job {
+            round: i + 1,
+            pairing: p,
+            pair_no: k / 2,
+            black,
+            white,
+        })
+    }
+
     pub(super) fn run(self) -> Result<Summary, TourneyError> {
         let mut out = match &self.pdn {
-            Some(path) => Some(BufWriter::new(File::create(path).map_err(|source| {
-                TourneyError::Io {
-                    path: path.clone(),
-                    source,
-                }
-            })?)),
+            // Appended, as cutechess-cli does: the games of earlier runs stay.
+            Some(path) => Some(BufWriter::new(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|source| TourneyError::Io {
+                        path: path.clone(),
+                        source,
+                    })?,
+            )),
             None => None,
         };
         let stop = AtomicBool::new(false);
@@ -191,7 +224,7 @@ impl Match {
         let date = today();
         let mut fatal = None;
         std::thread::scope(|scope| {
-            for _ in 0..self.concurrency.min(self.jobs.len()) {
+            for _ in 0..self.concurrency.min(self.total()) {
                 let tx = tx.clone();
                 let (stop, next, this) = (&stop, &next, &self);
                 scope.spawn(move || this.worker(next, stop, tx));
@@ -207,9 +240,9 @@ impl Match {
                     // decided (or failed) are dropped, so the result is the same as if it had
                     // stopped at once.
                     Msg::Done(..) if stop.load(Ordering::Relaxed) => {}
-                    Msg::Done(job, played) => {
+                    Msg::Done(job, played, label) => {
                         if let Some(w) = out.as_mut() {
-                            let text = self.pdn_text(&job, &played, &date);
+                            let text = self.pdn_text(&job, &played, &label, &date);
                             let ok = w.write_all(text.as_bytes()).and_then(|_| w.flush());
                             if let Err(source) = ok {
                                 stop.store(true, Ordering::Relaxed);
@@ -251,8 +284,15 @@ impl Match {
             (0..self.specs.len()).map(|_| None).collect();
         while !stop.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&job) = self.jobs.get(i) else {
+            let Some(job) = self.job(i) else {
                 break;
+            };
+            let opening = match self.openings.get(job.pair_no) {
+                Ok(o) => o,
+                Err(e) => {
+                    let _ = tx.send(Msg::Fatal(e));
+                    break;
+                }
             };
             let mut b = seats[job.black].take();
             let mut w = seats[job.white].take();
@@ -261,13 +301,13 @@ impl Match {
                 [&self.specs[job.black], &self.specs[job.white]],
                 [self.limits[job.black], self.limits[job.white]],
                 [&mut b, &mut w],
-                &self.openings[job.opening],
+                &opening,
                 stop,
             );
             seats[job.black] = b;
             seats[job.white] = w;
             let msg = match r {
-                Ok(Some(played)) => Msg::Done(job, Box::new(played)),
+                Ok(Some(played)) => Msg::Done(job, Box::new(played), opening.label),
                 Ok(None) => break,
                 Err(e) => Msg::Fatal(e),
             };
@@ -302,7 +342,7 @@ impl Match {
         }
     }
 
-    fn pdn_text(&self, job: &Job, p: &Played, date: &str) -> String {
+    fn pdn_text(&self, job: &Job, p: &Played, opening: &str, date: &str) -> String {
         pdn::write_game(
             &pdn::GameHeader {
                 event: &self.event,
@@ -313,13 +353,21 @@ impl Match {
                 result: p.outcome.pdn(),
                 time_control: self.limit_text(job.black, job.white),
                 termination: p.termination.describe(&self.cfg.rules),
-                opening: &self.openings[job.opening].label,
+                opening,
                 always_fen: self.always_fen,
             },
             &p.game,
         )
     }
 }
+/// Whether two paths name one file (by their canonical paths when both exist).
+fn same_file(a: &str, b: &str) -> bool {
+    match (Path::new(a).canonicalize(), Path::new(b).canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => Path::new(a) == Path::new(b),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,18 +403,23 @@ mod tests {
         ]);
         let m = Match::new(&a).unwrap();
         assert_eq!(m.pairings, vec![(0, 1), (0, 2), (1, 2)]);
-        assert_eq!(m.jobs.len(), 12);
-        let j: Vec<_> = m
-            .jobs
-            .iter()
+        assert_eq!(m.total(), 12);
+        assert!(m.job(12).is_none());
+        let j: Vec<_> = (0..12)
+            .filter_map(|i| m.job(i))
             .filter(|j| j.pairing == 0)
-            .map(|j| (j.black, j.white, j.pair_no, j.opening))
+            .map(|j| (j.round, j.black, j.white, j.pair_no))
             .collect();
         assert_eq!(
             j,
-            vec![(0, 1, 0, 0), (1, 0, 0, 0), (0, 1, 1, 1), (1, 0, 1, 1)]
+            vec![(1, 0, 1, 0), (4, 1, 0, 0), (7, 0, 1, 1), (10, 1, 0, 1)]
         );
-        assert_eq!(m.openings.len(), 2);
+        // A schedule of 10^8 games per pairing costs nothing until its games are played.
+        let mut huge = a.clone();
+        huge.games = Some(100_000_000);
+        let m = Match::new(&huge).unwrap();
+        assert_eq!(m.total(), 300_000_000);
+        assert_eq!(m.job(299_999_999).unwrap().pair_no, 49_999_999);
         let mut bad = a.clone();
         bad.tc = Some("60+1".into());
         assert!(Match::new(&bad).is_err());

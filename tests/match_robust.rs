@@ -1,0 +1,128 @@
+//! `buffgreen match` never loses or fakes results (issue 23, item 1): each repro of the issue
+//! as an assertion, against the fake engine (tests/data/engines/fake.sh) run as a subprocess.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use buffgreen::tourney::pdn;
+
+const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
+const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/fake.sh");
+
+/// A fresh directory for one test.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bg-robust-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `buffgreen match` between two fake engines (`modes`) that know one game from the start.
+fn command(modes: [&str; 2], extra: &[&str]) -> Command {
+    let mut c = Command::new(BIN);
+    c.arg("match");
+    for (mode, name) in modes.iter().zip(["A", "B"]) {
+        c.args(["--engine", &format!("cmd='{FAKE} {mode}' name={name}")]);
+    }
+    c.args(["--nodes", "1"]);
+    if !extra.contains(&"--random-plies") && !extra.contains(&"--openings") {
+        c.args(["--random-plies", "0"]);
+    }
+    c.args(extra);
+    c
+}
+
+/// Runs it; exit code, stdout, stderr.
+fn run(modes: [&str; 2], extra: &[&str]) -> (i32, String, String) {
+    let out = command(modes, extra).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn games_in(path: &Path) -> Vec<pdn::PdnGame> {
+    pdn::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn pdn_is_appended_and_never_the_openings_file() {
+    let dir = temp("append");
+    let path = dir.join("games.pdn");
+    let p = path.to_str().unwrap();
+    for _ in 0..2 {
+        let (code, _, err) = run(["ok", "ok"], &["--games", "2", "--quiet", "--pdn", p]);
+        assert_eq!(code, 0, "{err}");
+    }
+    // The second run added its two games after the first run's two.
+    assert_eq!(games_in(&path).len(), 4);
+
+    // `--pdn deck --openings deck` is refused before anything is written.
+    let deck = dir.join("deck.txt");
+    std::fs::write(&deck, "9-13 23-18 12-16\n").unwrap();
+    let d = deck.to_str().unwrap();
+    let (code, out, err) = run(["ok", "ok"], &["--pdn", d, "--openings", d]);
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        format!(
+            "error: --pdn {d} is the openings file: the games would be written into the deck\n"
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(&deck).unwrap(),
+        "9-13 23-18 12-16\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn closed_stdout_or_stderr_loses_no_game() {
+    let dir = temp("pipes");
+    // `match ... | head -c0`: stdout closed before the table is printed.
+    let path = dir.join("out.pdn");
+    let mut child = command(
+        ["ok", "ok"],
+        &["--games", "4", "--quiet", "--pdn", path.to_str().unwrap()],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(games_in(&path).len(), 4);
+
+    // Progress on a closed stderr: every game is still played and the table printed.
+    let path = dir.join("err.pdn");
+    let mut child = command(
+        ["ok", "ok"],
+        &["--games", "6", "--pdn", path.to_str().unwrap()],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    drop(child.stderr.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Games: 6 of 6 in "));
+    assert_eq!(games_in(&path).len(), 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn random_openings_longer_than_any_game_are_refused() {
+    let (code, out, err) = run(["ok", "ok"], &["--random-plies", "160"]);
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: --random-plies 160: 1000 random lines all ended the game before 160 moves; \
+         give fewer plies\n"
+    );
+}
