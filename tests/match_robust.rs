@@ -126,3 +126,93 @@ fn random_openings_longer_than_any_game_are_refused() {
          give fewer plies\n"
     );
 }
+
+/// Writes an executable shell script.
+fn script(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A quiet match of the script `first` (named `name`) against the fake engine.
+fn script_match(first: &Path, name: &str, extra: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={} name={name}", first.display()),
+        ])
+        .args(["--engine", &format!("cmd='{FAKE} ok' name=other")])
+        .args(["--nodes", "1", "--random-plies", "0", "--quiet"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_engine_that_cannot_be_restarted_forfeits_and_the_match_finishes() {
+    let dir = temp("restart");
+    // Runs once: removes itself, then crashes when asked to move.
+    let once = dir.join("once.sh");
+    script(&once, &format!("rm -f \"$0\"\nexec {FAKE} crash\n"));
+    let path = dir.join("games.pdn");
+    let out = script_match(
+        &once,
+        "gone",
+        &["--games", "4", "--pdn", path.to_str().unwrap()],
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    assert!(table.starts_with("Games: 4 of 4 in "), "{table}");
+    assert!(
+        table.contains("Faults of gone: crash 1, start failure 3\n"),
+        "{table}"
+    );
+    let games = games_in(&path);
+    let terms: Vec<_> = games
+        .iter()
+        .map(|g| g.tag("Termination").unwrap())
+        .collect();
+    assert_eq!(terms[0], "crash: Black's engine exited");
+    for t in &terms[1..] {
+        assert!(t.starts_with("start failure: "), "{t}");
+        assert!(t.contains("'s engine: cannot start engine 'gone'"), "{t}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// True while process `pid` runs (a zombie waiting for a reaper counts as ended).
+fn running(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|s| !s.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn processes_a_wrapper_starts_end_with_the_match() {
+    let dir = temp("group");
+    let wrapper = dir.join("wrapper.sh");
+    let pids = dir.join("pids");
+    script(
+        &wrapper,
+        &format!(
+            "sleep 300 &\necho $! >> {}\nexec {FAKE} ok\n",
+            pids.display()
+        ),
+    );
+    let out = script_match(&wrapper, "w", &["--games", "2"]);
+    assert_eq!(out.status.code(), Some(0));
+    let started = std::fs::read_to_string(&pids).unwrap();
+    let started: Vec<&str> = started.lines().collect();
+    assert_eq!(started.len(), 1);
+    assert!(
+        !running(started[0]),
+        "the wrapper's sleep {} survived",
+        started[0]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

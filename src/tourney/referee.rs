@@ -78,6 +78,9 @@ pub enum Termination {
     TimeForfeit(Color, Duration),
     /// The side sent this line where the protocol does not allow it.
     Protocol(Color, String),
+    /// The side's engine, started earlier in the match, could not be started again (why):
+    /// it forfeits the game and the match goes on.
+    StartFailure(Color, String),
 }
 
 fn cap(c: Color) -> &'static str {
@@ -99,6 +102,7 @@ impl Termination {
             Termination::NoReply(..) => "no reply",
             Termination::TimeForfeit(..) => "time forfeit",
             Termination::Protocol(..) => "protocol violation",
+            Termination::StartFailure(..) => "start failure",
         }
     }
 
@@ -110,7 +114,8 @@ impl Termination {
             | Termination::Crash(c)
             | Termination::NoReply(c, _)
             | Termination::TimeForfeit(c, _)
-            | Termination::Protocol(c, _) => Some(*c),
+            | Termination::Protocol(c, _)
+            | Termination::StartFailure(c, _) => Some(*c),
         }
     }
 
@@ -129,6 +134,7 @@ impl Termination {
                 format!("{} exceeded its time by {} ms", cap(*c), over.as_millis())
             }
             Termination::Protocol(c, line) => format!("{} sent '{line}' unasked", cap(*c)),
+            Termination::StartFailure(c, why) => format!("{}'s engine: {why}", cap(*c)),
         };
         format!("{}: {detail}", self.kind())
     }
@@ -231,10 +237,12 @@ fn go_command(side: Color, limit: &Limit, clocks: &[Option<Clock>; 2]) -> String
 /// Plays one game from `opening`, `engines[0]` with Black and `engines[1]` with White, each
 /// searching under its entry of `limits`, starting (or restarting) processes that are missing
 /// or dead. Returns `Ok(None)` when `stop` was raised during the game (the game is abandoned,
-/// not scored).
+/// not scored). A program that cannot be run is an error, unless its entry of `started` says
+/// it ran before in this match: then it forfeits this game instead. A start sets the entry.
 pub fn play_game(
     cfg: &RefereeConfig,
     specs: [&EngineSpec; 2],
+    started: [&AtomicBool; 2],
     limits: [Limit; 2],
     engines: [&mut Option<EngineProcess>; 2],
     opening: &Opening,
@@ -258,7 +266,15 @@ pub fn play_game(
         let seat = &mut seats[side.index()];
         if !seat.as_ref().is_some_and(|p| p.alive()) {
             **seat = None;
-            match start_engine(specs[side.index()], cfg)? {
+            let attempt = match start_engine(specs[side.index()], cfg) {
+                Err(e) if started[side.index()].load(Ordering::Relaxed) => {
+                    let t = Termination::StartFailure(side, e.to_string());
+                    return Ok(Some(finish(game, Outcome::Win(!side), t, warnings)));
+                }
+                other => other?,
+            };
+            started[side.index()].store(true, Ordering::Relaxed);
+            match attempt {
                 Ok(p) => **seat = Some(p),
                 Err((fault, what)) => {
                     let t = fault_termination(side, fault, what);

@@ -51,6 +51,9 @@ pub(super) struct Match {
     pub(super) always_fen: bool,
     pub(super) event: String,
     pub(super) quiet: bool,
+    /// Per engine: it was started once in this match, so failing to start it again forfeits
+    /// its games instead of ending the match.
+    started: Vec<AtomicBool>,
 }
 
 impl Match {
@@ -156,6 +159,7 @@ impl Match {
                 pairings.push((i, j));
             }
         }
+        let started = specs.iter().map(|_| AtomicBool::new(false)).collect();
         Ok(Match {
             specs,
             limits,
@@ -174,6 +178,7 @@ impl Match {
             always_fen: a.pdn_always_fen,
             event: a.event.clone(),
             quiet: a.quiet,
+            started,
         })
     }
 
@@ -299,6 +304,7 @@ impl Match {
             let r = referee::play_game(
                 &self.cfg,
                 [&self.specs[job.black], &self.specs[job.white]],
+                [&self.started[job.black], &self.started[job.white]],
                 [self.limits[job.black], self.limits[job.white]],
                 [&mut b, &mut w],
                 &opening,
