@@ -36,6 +36,8 @@ pub struct EngineProcess {
     /// Lines like `info string error: ...` the engine sent since they were last taken.
     complaints: Vec<String>,
     dead: bool,
+    /// The largest `Seed` the engine takes, when its `uci` reply offers a spin option `Seed`.
+    pub seed_max: Option<u64>,
 }
 
 impl EngineProcess {
@@ -88,6 +90,7 @@ impl EngineProcess {
             events,
             complaints: Vec::new(),
             dead: false,
+            seed_max: None,
         })
     }
 
@@ -257,6 +260,16 @@ pub fn read_line_capped(
     }
 }
 
+/// The `max` of an `option name Seed type spin ... max N` line.
+pub fn seed_option_max(line: &str) -> Option<u64> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.get(..5)? != ["option", "name", "Seed", "type", "spin"] {
+        return None;
+    }
+    let i = w.iter().position(|x| *x == "max")?;
+    w.get(i + 1)?.parse().ok()
+}
+
 /// The first whitespace-separated word of a line.
 pub fn first_word(line: &str) -> Option<&str> {
     line.split_whitespace().next()
@@ -279,5 +292,16 @@ mod tests {
         assert_eq!(read_line_capped(&mut r, &mut buf, 100).unwrap(), 8);
         assert_eq!(buf, b"readyok\n");
         assert_eq!(read_line_capped(&mut r, &mut buf, 100).unwrap(), 0);
+    }
+
+    #[test]
+    fn seed_option() {
+        let l = "option name Seed type spin default 0 min 0 max 2147483647";
+        assert_eq!(seed_option_max(l), Some(2_147_483_647));
+        assert_eq!(
+            seed_option_max("option name Seed type string default x"),
+            None
+        );
+        assert_eq!(seed_option_max("option name Hash type spin max 9"), None);
     }
 }

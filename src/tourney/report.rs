@@ -1,6 +1,7 @@
 //! Running totals of a match, its progress line on stderr and its final table.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -10,7 +11,14 @@ use super::referee::Played;
 use super::runner::{Job, Match};
 use super::sprt::Decision;
 use super::stats::{fmt_elo, fmt_err, Record};
+use crate::board::fen;
 use crate::types::Color;
+
+/// How many game fingerprints a match keeps for spotting repeats (8 bytes and a round each).
+const GAMES_REMEMBERED: usize = 1_000_000;
+
+/// How many repeated games get a warning line of their own (the table counts them all).
+const REPEATS_SHOWN: usize = 10;
 
 /// Running totals, the progress line and the final table.
 pub(super) struct Report {
@@ -23,6 +31,11 @@ pub(super) struct Report {
     faults: Vec<BTreeMap<&'static str, u32>>,
     plies: usize,
     seen_warnings: HashSet<String>,
+    /// A fingerprint of each game (start and moves) with its round, to spot repeated games;
+    /// at most [`GAMES_REMEMBERED`] of them.
+    seen_games: HashMap<u64, usize>,
+    /// Games that repeat an earlier game move for move.
+    pub(super) repeats: usize,
     tty: bool,
     quiet: bool,
     last_line: Option<Instant>,
@@ -41,6 +54,8 @@ impl Report {
             faults: vec![BTreeMap::new(); m.specs.len()],
             plies: 0,
             seen_warnings: HashSet::new(),
+            seen_games: HashMap::new(),
+            repeats: 0,
             tty: std::io::stderr().is_terminal(),
             quiet: m.quiet,
             last_line: None,
@@ -61,7 +76,17 @@ impl Report {
             };
             *self.faults[who].entry(p.termination.kind()).or_default() += 1;
         }
-        for w in &p.warnings {
+        let mut warnings = p.warnings.clone();
+        if let Some(first) = self.repeat_of(job.round, p) {
+            self.repeats += 1;
+            if self.repeats <= REPEATS_SHOWN {
+                warnings.push(format!(
+                    "game {} repeats game {first} move for move: it is not an independent result",
+                    job.round
+                ));
+            }
+        }
+        for w in &warnings {
             if self.seen_warnings.insert(w.clone()) {
                 self.clear_line();
                 note(&format!("warning: {w}\n"));
@@ -92,6 +117,23 @@ impl Report {
         }
         self.progress(m, stop || self.done == self.total);
         stop
+    }
+
+    /// The round of an earlier game that `p` repeats, remembering `p` otherwise.
+    fn repeat_of(&mut self, round: usize, p: &Played) -> Option<usize> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        fen::write(p.game.start()).hash(&mut h);
+        for m in p.game.moves() {
+            m.to_string().hash(&mut h);
+        }
+        let key = h.finish();
+        if let Some(&first) = self.seen_games.get(&key) {
+            return Some(first);
+        }
+        if self.seen_games.len() < GAMES_REMEMBERED {
+            self.seen_games.insert(key, round);
+        }
+        None
     }
 
     fn clear_line(&self) {
@@ -255,6 +297,12 @@ impl Report {
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
         s += &format!("Terminations: {}\n", ends.join(", "));
+        if self.repeats > 0 {
+            s += &format!(
+                "Repeated games: {} (a game played move for move before counts again)\n",
+                self.repeats
+            );
+        }
         for (i, f) in self.faults.iter().enumerate() {
             if !f.is_empty() {
                 let v: Vec<String> = f.iter().map(|(k, c)| format!("{k} {c}")).collect();

@@ -54,6 +54,8 @@ pub(super) struct Match {
     /// Per engine: it was started once in this match, so failing to start it again forfeits
     /// its games instead of ending the match.
     started: Vec<AtomicBool>,
+    /// The match seed (openings, --shuffle, and each game's engine seeds).
+    seed: u64,
 }
 
 impl Match {
@@ -179,6 +181,7 @@ impl Match {
             event: a.event.clone(),
             quiet: a.quiet,
             started,
+            seed: a.seed,
         })
     }
 
@@ -303,9 +306,12 @@ impl Match {
             let mut w = seats[job.white].take();
             let r = referee::play_game(
                 &self.cfg,
-                [&self.specs[job.black], &self.specs[job.white]],
-                [&self.started[job.black], &self.started[job.white]],
-                [self.limits[job.black], self.limits[job.white]],
+                [job.black, job.white].map(|e| referee::Entrant {
+                    spec: &self.specs[e],
+                    limit: self.limits[e],
+                    started: &self.started[e],
+                }),
+                self.seed.wrapping_add(job.round as u64),
                 [&mut b, &mut w],
                 &opening,
                 stop,
