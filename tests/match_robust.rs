@@ -264,3 +264,45 @@ fn repeated_games_are_flagged_and_seeds_vary_per_game() {
     assert_eq!(err, "");
     assert!(!out.contains("Repeated games"), "{out}");
 }
+
+#[test]
+fn ctrl_c_prints_the_table_of_the_finished_games() {
+    let dir = temp("sigint");
+    let path = dir.join("games.pdn");
+    let child = command(
+        ["ok", "ok"],
+        &[
+            "--games",
+            "1000",
+            "--quiet",
+            "--pdn",
+            path.to_str().unwrap(),
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Wait (without a time limit on the result) until two games are in the PDN.
+    while std::fs::read_to_string(&path).map_or(0, |t| t.matches("[Event ").count()) < 2 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{table}");
+    let done = games_in(&path).len();
+    assert!(done < 1000);
+    assert!(
+        table.starts_with(&format!("Games: {done} of 1000 in ")),
+        "{done} games in the PDN\n{table}"
+    );
+    assert!(table.contains(&format!(
+        "\nInterrupted: the table counts the {done} games finished\n"
+    )));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

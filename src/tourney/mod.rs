@@ -33,7 +33,8 @@ use stats::Record;
 pub use verify::verify_pdn;
 
 /// Runs a match (or a PDN check); returns the process exit code: 0 done, 1 a PDN check
-/// failed, 2 bad arguments or an engine that cannot be started.
+/// failed, 2 bad arguments or an engine that cannot be started, 130 stopped by Ctrl-C (the
+/// table of the finished games printed).
 pub fn run(args: &MatchArgs) -> i32 {
     if let Some(path) = &args.verify_pdn {
         return match verify_pdn(path) {
@@ -47,10 +48,18 @@ pub fn run(args: &MatchArgs) -> i32 {
             }
         };
     }
+    // Ctrl-C ends the match with the table of its finished games instead of killing it
+    // (the engines run in their own process groups, so the terminal's signal reaches only
+    // the runner). An error means a handler is already set; the match then runs without.
+    let _ = ctrlc::set_handler(runner::interrupt);
     match play(args) {
         Ok(summary) => {
             say(&summary.table);
-            0
+            if summary.interrupted {
+                130
+            } else {
+                0
+            }
         }
         Err(e) => {
             note(&format!("error: {e}\n"));
@@ -87,6 +96,8 @@ pub struct Summary {
     pub decision: Option<(Decision, f64)>,
     /// The final table as printed on stdout.
     pub table: String,
+    /// Ctrl-C stopped the match before its end.
+    pub interrupted: bool,
 }
 
 /// Plays a match as `args` say (progress on stderr) and returns its summary.

@@ -36,6 +36,8 @@ pub(super) struct Report {
     seen_games: HashMap<u64, usize>,
     /// Games that repeat an earlier game move for move.
     pub(super) repeats: usize,
+    /// Ctrl-C stopped the match.
+    pub(super) interrupted: bool,
     tty: bool,
     quiet: bool,
     last_line: Option<Instant>,
@@ -56,6 +58,7 @@ impl Report {
             seen_warnings: HashSet::new(),
             seen_games: HashMap::new(),
             repeats: 0,
+            interrupted: false,
             tty: std::io::stderr().is_terminal(),
             quiet: m.quiet,
             last_line: None,
@@ -297,6 +300,12 @@ impl Report {
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
         s += &format!("Terminations: {}\n", ends.join(", "));
+        if self.interrupted {
+            s += &format!(
+                "Interrupted: the table counts the {} games finished\n",
+                self.done
+            );
+        }
         if self.repeats > 0 {
             s += &format!(
                 "Repeated games: {} (a game played move for move before counts again)\n",

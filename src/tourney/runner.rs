@@ -20,6 +20,15 @@ use super::sprt::Sprt;
 use super::tc::Limit;
 use super::{MatchArgs, Summary};
 
+/// Raised by Ctrl-C (see [`interrupt`]): the match stops, and its table counts the games
+/// finished.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks the running match to stop at once (the Ctrl-C handler).
+pub(super) fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
 /// One scheduled game.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Job {
@@ -238,7 +247,18 @@ impl Match {
                 scope.spawn(move || this.worker(next, stop, tx));
             }
             drop(tx);
-            for msg in rx {
+            loop {
+                let got = rx.recv_timeout(Duration::from_millis(100));
+                if INTERRUPTED.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
+                    // Games under way (and one just received) are abandoned, not scored.
+                    stop.store(true, Ordering::Relaxed);
+                    report.interrupted = true;
+                }
+                let msg = match got {
+                    Ok(m) => m,
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
                 match msg {
                     Msg::Fatal(e) => {
                         stop.store(true, Ordering::Relaxed);
@@ -282,6 +302,7 @@ impl Match {
                 .collect(),
             terminations: report.terminations.clone(),
             decision: report.decision,
+            interrupted: report.interrupted,
             table: report.table(&self),
         })
     }
