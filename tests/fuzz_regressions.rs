@@ -3,7 +3,7 @@
 //! (`fuzz/seeds/<target>/`), and the malformed-line corpus as one protocol session. Also checks
 //! that the harness's reply grammar rejects what it must, so a passing run means something.
 
-mod fuzz_harness;
+use buffgreen_testkit::fuzz as fuzz_harness;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! GUI sends during a search. Which move the search picks is never asserted; legality,
 //! formats and counts are.
 
-mod protocol_support;
+use buffgreen_testkit::protocol as protocol_support;
 
 use buffgreen::board::{generate_moves, MoveList, Position, Rules};
 use buffgreen::engine::{option_table, OptionKind};

@@ -1,7 +1,7 @@
 //! Scripted sessions against the built binary: handshake, options, position and `d`, perft
 //! divide, and the errors that must leave the state unchanged.
 
-mod protocol_support;
+use buffgreen_testkit::protocol as protocol_support;
 
 use buffgreen::board::Rules;
 use protocol_support::{assert_legal_bestmove, Engine, START_DIAGRAM};

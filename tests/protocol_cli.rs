@@ -1,6 +1,6 @@
 //! The command line: `perft`, `bench`, `match`, `--help`, `--version`.
 
-mod protocol_support;
+use buffgreen_testkit::protocol as protocol_support;
 
 use std::process::{Command, Output};
 

@@ -1,7 +1,7 @@
 //! The malformed-lines corpus (tests/data/malformed-lines.txt), fed in one session: every line
 //! gets exactly one error line, and afterwards the engine's state is what it was.
 
-mod protocol_support;
+use buffgreen_testkit::protocol as protocol_support;
 
 use buffgreen::board::Rules;
 use protocol_support::{assert_legal_bestmove, count_prefix, Engine};

@@ -6,7 +6,7 @@
 //! "Answered at once" is checked as "answered before a generous bound" ([`PROMPT`]): a deaf
 //! engine never answers, so the bound only has to be finite to tell the two apart.
 
-mod protocol_support;
+use buffgreen_testkit::protocol as protocol_support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

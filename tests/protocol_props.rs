@@ -1,8 +1,8 @@
 //! Property tests of the protocol's command parser and line handler: the part of the fuzzing
 //! that CI runs (the fuzzers themselves live in `fuzz/` and are run by hand). Random sessions go
-//! through the same checks as the `protocol` fuzz target (`tests/fuzz_harness`).
+//! through the same checks as the `protocol` fuzz target (`testkit/src/fuzz.rs`).
 
-mod fuzz_harness;
+use buffgreen_testkit::fuzz as fuzz_harness;
 
 use buffgreen::protocol::{self, CommandError};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! draw looks like one, a forced move is searched and scored, `MultiPV` lines are sorted by
 //! their scores, and `go mate` / `go depth` stop where they say.
 
-mod protocol_support;
+use buffgreen_testkit::protocol as protocol_support;
 
 use buffgreen::board::Rules;
 use protocol_support::{assert_legal_bestmove, Engine};

@@ -2,7 +2,7 @@
 //! end of input, `quit`, pondering, `info` lines. Which move the search picks is never
 //! asserted (the search may change); legality, formats and counts are.
 
-mod protocol_support;
+use buffgreen_testkit::protocol as protocol_support;
 
 use buffgreen::board::{fen, notation, Rules};
 use protocol_support::{assert_legal_bestmove, count_prefix, replies, Engine, START_FEN};

@@ -128,12 +128,52 @@ fn move_list(game: &Game) -> String {
         .join(" ")
 }
 
-/// `count` openings of `plies` uniformly random legal moves from the standard start, the
-/// same for the same seed. A line that ends the game early is thrown away and drawn again.
-pub fn random(count: usize, plies: usize, seed: u64, rules: &Rules) -> Vec<Opening> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
+/// How many random lines are drawn for one opening before giving up: a line is thrown away
+/// when the game ends before `plies` moves, which past some length happens nearly always.
+pub const RANDOM_ATTEMPTS: usize = 1000;
+
+/// Where the openings of a match come from, opening `k` for the `k`-th pair of games.
+#[derive(Clone, Debug)]
+pub enum OpeningSource {
+    /// A deck, played in order and cycled.
+    Deck(Vec<Opening>),
+    /// Random lines of `plies` moves, opening `k` drawn from its own stream of `seed`, so
+    /// that any opening is made without the ones before it (no list of the whole match).
+    Random {
+        /// Moves per opening.
+        plies: usize,
+        /// The match seed.
+        seed: u64,
+        /// The rules the moves are legal under.
+        rules: Rules,
+    },
+}
+
+impl OpeningSource {
+    /// The opening of pair `k`.
+    pub fn get(&self, k: usize) -> Result<Opening, TourneyError> {
+        match self {
+            OpeningSource::Deck(deck) => Ok(deck[k % deck.len()].clone()),
+            OpeningSource::Random { plies, seed, rules } => random_one(*plies, *seed, k, rules),
+        }
+    }
+}
+
+/// Opening `index` of `plies` uniformly random legal moves from the standard start, the same
+/// for the same seed and index. A line that ends the game early is drawn again, at most
+/// [`RANDOM_ATTEMPTS`] times.
+pub fn random_one(
+    plies: usize,
+    seed: u64,
+    index: usize,
+    rules: &Rules,
+) -> Result<Opening, TourneyError> {
+    // Each index gets its own generator; SplitMix64 inside seed_from_u64 spreads the sum.
+    let stream = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(index as u64);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(stream);
+    for _ in 0..RANDOM_ATTEMPTS {
         let mut game = Game::new(Position::startpos(), 0, *rules);
         let mut ok = true;
         for _ in 0..plies {
@@ -146,13 +186,28 @@ pub fn random(count: usize, plies: usize, seed: u64, rules: &Rules) -> Vec<Openi
             game.play(mv);
         }
         if ok && game.result() == GameResult::Ongoing {
-            out.push(Opening {
+            return Ok(Opening {
                 label: move_list(&game),
                 game,
             });
         }
     }
-    out
+    Err(TourneyError::Config(format!(
+        "--random-plies {plies}: {RANDOM_ATTEMPTS} random lines all ended the game before \
+         {plies} moves; give fewer plies"
+    )))
+}
+
+/// `count` random openings (see [`random_one`]), indices `0..count`.
+pub fn random(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    rules: &Rules,
+) -> Result<Vec<Opening>, TourneyError> {
+    (0..count)
+        .map(|k| random_one(plies, seed, k, rules))
+        .collect()
 }
 
 #[cfg(test)]
@@ -216,12 +271,24 @@ mod tests {
     #[test]
     fn random_openings_are_reproducible() {
         let r = Rules::default();
-        let a = random(20, 8, 42, &r);
-        let b = random(20, 8, 42, &r);
-        let c = random(20, 8, 43, &r);
+        let a = random(20, 8, 42, &r).unwrap();
+        let b = random(20, 8, 42, &r).unwrap();
+        let c = random(20, 8, 43, &r).unwrap();
         let labels = |v: &[Opening]| v.iter().map(|o| o.label.clone()).collect::<Vec<_>>();
         assert_eq!(labels(&a), labels(&b));
         assert_ne!(labels(&a), labels(&c));
         assert!(a.iter().all(|o| o.game.moves().len() == 8));
+        // Any one is made alone, the same as in the list.
+        assert_eq!(random_one(8, 42, 17, &r).unwrap().label, a[17].label);
+    }
+
+    #[test]
+    fn random_openings_too_long_to_exist_are_an_error_not_a_hang() {
+        let e = random_one(160, 0, 0, &Rules::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--random-plies 160: 1000 random lines all ended the game before 160 moves; give \
+             fewer plies"
+        );
     }
 }

@@ -36,6 +36,8 @@ pub struct EngineProcess {
     /// Lines like `info string error: ...` the engine sent since they were last taken.
     complaints: Vec<String>,
     dead: bool,
+    /// The largest `Seed` the engine takes, when its `uci` reply offers a spin option `Seed`.
+    pub seed_max: Option<u64>,
 }
 
 impl EngineProcess {
@@ -50,6 +52,9 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
+        // Its own process group, so that whatever a wrapper script starts ends with it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd.spawn().map_err(|source| TourneyError::Spawn {
             name: spec.name.clone(),
             program: spec.program.clone(),
@@ -64,7 +69,7 @@ impl EngineProcess {
                 let mut buf = Vec::new();
                 loop {
                     buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
+                    match read_line_capped(&mut reader, &mut buf, MAX_LINE) {
                         Ok(0) | Err(_) => break,
                         Ok(_) => {
                             let now = Instant::now();
@@ -85,6 +90,7 @@ impl EngineProcess {
             events,
             complaints: Vec::new(),
             dead: false,
+            seed_max: None,
         })
     }
 
@@ -178,24 +184,36 @@ impl EngineProcess {
         std::mem::take(&mut self.complaints)
     }
 
-    /// Kills the process now.
+    /// Kills the process and its process group now.
     pub fn kill(&mut self) {
         self.dead = true;
         self.stdin = None;
+        self.kill_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Ends every process left in the engine's group (children of a wrapper script, helpers
+    /// the engine started), also after the engine itself has exited.
+    fn kill_group(&self) {
+        #[cfg(target_os = "linux")]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            use nix::sys::signal::{killpg, Signal};
+            let _ = killpg(nix::unistd::Pid::from_raw(pid), Signal::SIGKILL);
+        }
     }
 }
 
 impl Drop for EngineProcess {
-    /// Asks a live engine to `quit`, gives it a moment, then kills it: no process outlives the
-    /// runner.
+    /// Asks a live engine to `quit`, gives it a moment, then kills it and its group: no
+    /// process outlives the runner.
     fn drop(&mut self) {
         if !self.dead && self.send("quit").is_ok() {
             self.stdin = None;
             let until = Instant::now() + Duration::from_millis(500);
             while Instant::now() < until {
                 if let Ok(Some(_)) = self.child.try_wait() {
+                    self.kill_group();
                     return;
                 }
                 thread::sleep(Duration::from_millis(2));
@@ -205,7 +223,85 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The longest engine line kept, in bytes: longer lines are cut here (the rest up to the
+/// newline is read and dropped), so an engine that never ends a line cannot grow the runner.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Reads one line into `buf` (cleared first), keeping at most `cap` bytes of it; returns the
+/// bytes consumed, newline included (0 at the end of the input).
+pub fn read_line_capped(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<usize> {
+    buf.clear();
+    let mut consumed = 0;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(consumed);
+        }
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let room = cap.saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let n = part.len();
+        reader.consume(n);
+        consumed += n;
+        if done {
+            return Ok(consumed);
+        }
+    }
+}
+
+/// The `max` of an `option name Seed type spin ... max N` line.
+pub fn seed_option_max(line: &str) -> Option<u64> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.get(..5)? != ["option", "name", "Seed", "type", "spin"] {
+        return None;
+    }
+    let i = w.iter().position(|x| *x == "max")?;
+    w.get(i + 1)?.parse().ok()
+}
+
 /// The first whitespace-separated word of a line.
 pub fn first_word(line: &str) -> Option<&str> {
     line.split_whitespace().next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn lines_are_capped_and_the_rest_is_skipped() {
+        // 10 MB without a newline, then a short line: the first is cut, the second intact.
+        let long = std::io::repeat(b'x').take(10_000_000);
+        let mut r = BufReader::new(long.chain(&b"\nreadyok\n"[..]));
+        let mut buf = Vec::new();
+        assert_eq!(read_line_capped(&mut r, &mut buf, 100).unwrap(), 10_000_001);
+        assert_eq!(buf.len(), 100);
+        assert!(buf.capacity() < 100_000);
+        assert_eq!(read_line_capped(&mut r, &mut buf, 100).unwrap(), 8);
+        assert_eq!(buf, b"readyok\n");
+        assert_eq!(read_line_capped(&mut r, &mut buf, 100).unwrap(), 0);
+    }
+
+    #[test]
+    fn seed_option() {
+        let l = "option name Seed type spin default 0 min 0 max 2147483647";
+        assert_eq!(seed_option_max(l), Some(2_147_483_647));
+        assert_eq!(
+            seed_option_max("option name Seed type string default x"),
+            None
+        );
+        assert_eq!(seed_option_max("option name Hash type spin max 9"), None);
+    }
 }

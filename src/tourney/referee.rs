@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::error::TourneyError;
 use super::openings::Opening;
-use super::process::{first_word, EngineProcess, Fault};
+use super::process::{first_word, seed_option_max, EngineProcess, Fault};
 use super::spec::EngineSpec;
 use super::tc::{Clock, Limit};
 use crate::board::{fen, Game, GameResult, Position, Rules};
@@ -78,6 +78,9 @@ pub enum Termination {
     TimeForfeit(Color, Duration),
     /// The side sent this line where the protocol does not allow it.
     Protocol(Color, String),
+    /// The side's engine, started earlier in the match, could not be started again (why):
+    /// it forfeits the game and the match goes on.
+    StartFailure(Color, String),
 }
 
 fn cap(c: Color) -> &'static str {
@@ -99,6 +102,7 @@ impl Termination {
             Termination::NoReply(..) => "no reply",
             Termination::TimeForfeit(..) => "time forfeit",
             Termination::Protocol(..) => "protocol violation",
+            Termination::StartFailure(..) => "start failure",
         }
     }
 
@@ -110,7 +114,8 @@ impl Termination {
             | Termination::Crash(c)
             | Termination::NoReply(c, _)
             | Termination::TimeForfeit(c, _)
-            | Termination::Protocol(c, _) => Some(*c),
+            | Termination::Protocol(c, _)
+            | Termination::StartFailure(c, _) => Some(*c),
         }
     }
 
@@ -133,6 +138,7 @@ impl Termination {
                 format!("{} exceeded its time by {} ms", cap(*c), over.as_millis())
             }
             Termination::Protocol(c, line) => format!("{} sent '{line}' unasked", cap(*c)),
+            Termination::StartFailure(c, why) => format!("{}'s engine: {why}", cap(*c)),
         };
         format!("{}: {detail}", self.kind())
     }
@@ -163,12 +169,17 @@ pub fn start_engine(
     let mut p = EngineProcess::spawn(spec)?;
     let r = (|| {
         let sent = p.send("uci").map_err(|f| (f, "uciok"))?;
+        let mut seed_max = None;
         p.wait_for(
             sent + cfg.reply_timeout,
-            |l| (l.trim() == "uciok").then_some(()),
+            |l| {
+                seed_max = seed_max.or(seed_option_max(l));
+                (l.trim() == "uciok").then_some(())
+            },
             |_| false,
         )
         .map_err(|f| (f, "uciok"))?;
+        p.seed_max = seed_max;
         let mut rules = vec![
             ("BackwardCapture", cfg.rules.backward_capture.to_string()),
             ("LongKings", cfg.rules.long_kings.to_string()),
@@ -189,6 +200,17 @@ pub fn start_engine(
         p.sync(cfg.reply_timeout).map_err(|f| (f, "readyok"))
     })();
     Ok(r.map(|_| p))
+}
+
+/// One side's seed for a game, spread from the game's seed (SplitMix64's finaliser).
+fn game_seed(seed: u64, side: Color) -> u64 {
+    let mut z = seed
+        .wrapping_mul(2)
+        .wrapping_add(side.index() as u64)
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 fn position_command(game: &Game) -> String {
@@ -236,18 +258,35 @@ fn go_command(side: Color, limit: &Limit, clocks: &[Option<Clock>; 2]) -> String
     }
 }
 
+/// One side of a game: the engine, its search limit, and whether it ran before in the match.
+#[derive(Clone, Copy, Debug)]
+pub struct Entrant<'a> {
+    /// How to start it.
+    pub spec: &'a EngineSpec,
+    /// Its search limit.
+    pub limit: Limit,
+    /// Set once it was started in this match.
+    pub started: &'a AtomicBool,
+}
+
 /// Plays one game from `opening`, `engines[0]` with Black and `engines[1]` with White, each
-/// searching under its entry of `limits`, starting (or restarting) processes that are missing
+/// searching under its entrant's limit, starting (or restarting) processes that are missing
 /// or dead. Returns `Ok(None)` when `stop` was raised during the game (the game is abandoned,
-/// not scored).
+/// not scored). Each engine that offers a `Seed` option and was not given one gets a seed of
+/// its own for this game drawn from `seed`, so that repeated openings do not repeat games.
+/// A program that cannot be run is an error, unless its entrant's `started` says
+/// it ran before in this match: then it forfeits this game instead. A start sets the entry.
 pub fn play_game(
     cfg: &RefereeConfig,
-    specs: [&EngineSpec; 2],
-    limits: [Limit; 2],
+    entrants: [Entrant<'_>; 2],
+    seed: u64,
     engines: [&mut Option<EngineProcess>; 2],
     opening: &Opening,
     stop: &AtomicBool,
 ) -> Result<Option<Played>, TourneyError> {
+    let specs = entrants.map(|e| e.spec);
+    let limits = entrants.map(|e| e.limit);
+    let started = entrants.map(|e| e.started);
     let [black, white] = engines;
     let mut seats = [black, white];
     let mut game = opening.game.clone();
@@ -266,7 +305,15 @@ pub fn play_game(
         let seat = &mut seats[side.index()];
         if !seat.as_ref().is_some_and(|p| p.alive()) {
             **seat = None;
-            match start_engine(specs[side.index()], cfg)? {
+            let attempt = match start_engine(specs[side.index()], cfg) {
+                Err(e) if started[side.index()].load(Ordering::Relaxed) => {
+                    let t = Termination::StartFailure(side, e.to_string());
+                    return Ok(Some(finish(game, Outcome::Win(!side), t, warnings)));
+                }
+                other => other?,
+            };
+            started[side.index()].store(true, Ordering::Relaxed);
+            match attempt {
                 Ok(p) => **seat = Some(p),
                 Err((fault, what)) => {
                     let t = fault_termination(side, fault, what);
@@ -277,7 +324,16 @@ pub fn play_game(
         let Some(p) = seat.as_mut() else {
             continue;
         };
-        let r = p.send("ucinewgame").and_then(|_| p.sync(cfg.reply_timeout));
+        let own_seed = specs[side.index()]
+            .options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("Seed"));
+        let mut r = p.send("ucinewgame");
+        if let (Some(max), false, Ok(_)) = (p.seed_max, own_seed, &r) {
+            let s = game_seed(seed, side) % max.saturating_add(1);
+            r = p.send(&format!("setoption name Seed value {s}"));
+        }
+        let r = r.and_then(|_| p.sync(cfg.reply_timeout));
         if let Err(fault) = r {
             kill_unless_alive(seat);
             let t = fault_termination(side, fault, "readyok");

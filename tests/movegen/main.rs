@@ -2,7 +2,6 @@
 //! (`crosscheck`) and against the rules' invariants (`properties`). One test binary for both
 //! keeps the release build's link steps few.
 
-#[path = "../common/mod.rs"]
-mod common;
+use buffgreen_testkit::reference as common;
 mod crosscheck;
 mod properties;

@@ -3,8 +3,7 @@
 //! (`scenarios`). One test binary keeps the release build's link steps few.
 
 mod agreement;
-#[path = "../common/mod.rs"]
-mod common;
+use buffgreen_testkit::reference as common;
 mod consistency;
 mod scenarios;
 mod solver;

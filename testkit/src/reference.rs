@@ -6,9 +6,6 @@
 //! recursion, and copies the board at every step. It is slow and obvious on purpose, so that a
 //! disagreement with the fast bitboard generator points at a real bug.
 
-// Each test binary uses a different part of this module.
-#![allow(dead_code)]
-
 use buffgreen::board::{Piece, Position, Rules};
 use buffgreen::types::{Bitboard, Color, Square};
 use rand::Rng;

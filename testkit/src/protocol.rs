@@ -3,9 +3,6 @@
 //! Nothing here measures time: every wait is for an expected line, with a timeout generous
 //! enough for a slow, busy machine, and the timeout only turns a hang into a failure.
 
-// Each test crate uses a different part of this module.
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -49,7 +46,7 @@ impl Engine {
 
     /// Starts `buffgreen` with arguments.
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+        let mut child = Command::new(binary())
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -254,4 +251,16 @@ pub fn replies(lines: Vec<String>) -> Vec<String> {
         .into_iter()
         .filter(|l| !l.starts_with("info ") || l.starts_with("info string error"))
         .collect()
+}
+
+/// The `buffgreen` binary Cargo built beside the running test: a test runs from
+/// `target/<profile>/deps/`, the binary is in `target/<profile>/` (Cargo builds a package's
+/// binaries before its integration tests).
+pub fn binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    let mut dir = exe.parent().expect("the test's directory").to_path_buf();
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    dir.join(format!("buffgreen{}", std::env::consts::EXE_SUFFIX))
 }

@@ -1,0 +1,339 @@
+//! Running totals of a match, its progress line on stderr and its final table.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use super::note;
+use super::pdn;
+use super::referee::Played;
+use super::runner::{Job, Match};
+use super::sprt::Decision;
+use super::stats::{fmt_elo, fmt_err, Record};
+use crate::board::fen;
+use crate::types::Color;
+
+/// How many game fingerprints a match keeps for spotting repeats (8 bytes and a round each).
+const GAMES_REMEMBERED: usize = 1_000_000;
+
+/// How many repeated games get a warning line of their own (the table counts them all).
+const REPEATS_SHOWN: usize = 10;
+
+/// Running totals, the progress line and the final table.
+pub(super) struct Report {
+    start: Instant,
+    pub(super) total: usize,
+    pub(super) done: usize,
+    pub(super) tallies: Vec<Record>,
+    halves: HashMap<(usize, usize), f64>,
+    pub(super) terminations: BTreeMap<&'static str, u32>,
+    faults: Vec<BTreeMap<&'static str, u32>>,
+    plies: usize,
+    seen_warnings: HashSet<String>,
+    /// A fingerprint of each game (start and moves) with its round, to spot repeated games;
+    /// at most [`GAMES_REMEMBERED`] of them.
+    seen_games: HashMap<u64, usize>,
+    /// Games that repeat an earlier game move for move.
+    pub(super) repeats: usize,
+    /// Ctrl-C stopped the match.
+    pub(super) interrupted: bool,
+    tty: bool,
+    quiet: bool,
+    last_line: Option<Instant>,
+    pub(super) decision: Option<(Decision, f64)>,
+}
+
+impl Report {
+    pub(super) fn new(m: &Match) -> Report {
+        Report {
+            start: Instant::now(),
+            total: m.total(),
+            done: 0,
+            tallies: vec![Record::default(); m.pairings.len()],
+            halves: HashMap::new(),
+            terminations: BTreeMap::new(),
+            faults: vec![BTreeMap::new(); m.specs.len()],
+            plies: 0,
+            seen_warnings: HashSet::new(),
+            seen_games: HashMap::new(),
+            repeats: 0,
+            interrupted: false,
+            tty: std::io::stderr().is_terminal(),
+            quiet: m.quiet,
+            last_line: None,
+            decision: None,
+        }
+    }
+
+    /// Counts a game; true when the SPRT has decided and the match should stop.
+    pub(super) fn add(&mut self, m: &Match, job: &Job, p: &Played) -> bool {
+        self.done += 1;
+        self.plies += p.game.moves().len() - p.opening_plies;
+        *self.terminations.entry(p.termination.kind()).or_default() += 1;
+        if let Some(side) = p.termination.culprit() {
+            let who = if side == Color::Black {
+                job.black
+            } else {
+                job.white
+            };
+            *self.faults[who].entry(p.termination.kind()).or_default() += 1;
+        }
+        let mut warnings = p.warnings.clone();
+        if let Some(first) = self.repeat_of(job.round, p) {
+            self.repeats += 1;
+            if self.repeats <= REPEATS_SHOWN {
+                warnings.push(format!(
+                    "game {} repeats game {first} move for move: it is not an independent result",
+                    job.round
+                ));
+            }
+        }
+        for w in &warnings {
+            if self.seen_warnings.insert(w.clone()) {
+                self.clear_line();
+                note(&format!("warning: {w}\n"));
+            }
+        }
+        // Points of the pairing's first engine.
+        let (first, _) = m.pairings[job.pairing];
+        let first_color = if job.black == first {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let points = p.outcome.score(first_color);
+        let t = &mut self.tallies[job.pairing];
+        t.add_game(points);
+        if let Some(other) = self.halves.remove(&(job.pairing, job.pair_no)) {
+            t.add_pair(points + other);
+        } else {
+            self.halves.insert((job.pairing, job.pair_no), points);
+        }
+        let mut stop = false;
+        if let Some(s) = &m.sprt {
+            let llr = s.llr(&self.tallies[0]);
+            if let Some(d) = s.decide(llr) {
+                self.decision = Some((d, llr));
+                stop = true;
+            }
+        }
+        self.progress(m, stop || self.done == self.total);
+        stop
+    }
+
+    /// The round of an earlier game that `p` repeats, remembering `p` otherwise.
+    fn repeat_of(&mut self, round: usize, p: &Played) -> Option<usize> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        fen::write(p.game.start()).hash(&mut h);
+        for m in p.game.moves() {
+            m.to_string().hash(&mut h);
+        }
+        let key = h.finish();
+        if let Some(&first) = self.seen_games.get(&key) {
+            return Some(first);
+        }
+        if self.seen_games.len() < GAMES_REMEMBERED {
+            self.seen_games.insert(key, round);
+        }
+        None
+    }
+
+    fn clear_line(&self) {
+        if self.tty && !self.quiet && self.last_line.is_some() {
+            note("\r\x1b[K");
+        }
+    }
+
+    fn progress(&mut self, m: &Match, last: bool) {
+        if self.quiet {
+            return;
+        }
+        let now = Instant::now();
+        // On a terminal the line is redrawn after every game; in a log, once a second.
+        if !self.tty
+            && !last
+            && self
+                .last_line
+                .is_some_and(|t| now - t < Duration::from_secs(1))
+        {
+            return;
+        }
+        self.last_line = Some(now);
+        let elapsed = now - self.start;
+        let eta = elapsed.mul_f64((self.total - self.done) as f64 / self.done.max(1) as f64);
+        let mut line = format!("[{}/{}]", self.done, self.total);
+        if m.specs.len() == 2 {
+            let t = &self.tallies[0];
+            let (elo, err) = t.elo();
+            line += &format!(
+                " {} vs {}: +{} ={} -{} ({:.1}%) Elo {} ±{}",
+                m.specs[0].name,
+                m.specs[1].name,
+                t.wins,
+                t.draws,
+                t.losses,
+                100.0 * t.score(),
+                fmt_elo(elo),
+                fmt_err(err)
+            );
+            if let Some(s) = &m.sprt {
+                let (lo, hi) = s.bounds();
+                line += &format!(" LLR {:.2} [{lo:.2}, {hi:.2}]", s.llr(t));
+            }
+        }
+        line += &format!(" elapsed {} ETA {}", hms(elapsed), hms(eta));
+        if self.tty {
+            note(&format!("\r\x1b[K{line}"));
+        } else {
+            note(&format!("{line}\n"));
+        }
+    }
+
+    pub(super) fn finish_progress(&self) {
+        if self.tty && !self.quiet && self.last_line.is_some() {
+            note("\n");
+        }
+    }
+
+    pub(super) fn table(&self, m: &Match) -> String {
+        let n = m.specs.len();
+        let mut per: Vec<Record> = vec![Record::default(); n];
+        for (p, &(i, j)) in m.pairings.iter().enumerate() {
+            let t = self.tallies[p];
+            let add = |a: &mut Record, b: Record| {
+                a.wins += b.wins;
+                a.draws += b.draws;
+                a.losses += b.losses;
+                for k in 0..5 {
+                    a.pairs[k] += b.pairs[k];
+                }
+            };
+            add(&mut per[i], t);
+            add(&mut per[j], t.flipped());
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| per[b].points().total_cmp(&per[a].points()));
+        let secs = self.start.elapsed().as_secs_f64();
+        let mut s = format!(
+            "Games: {} of {} in {:.1} s ({:.1} games/s), {} engine plies; limit {}; rules {}\n",
+            self.done,
+            self.total,
+            secs,
+            self.done as f64 / secs.max(1e-9),
+            self.plies,
+            m.limits_summary(),
+            pdn::rules_tag(&m.cfg.rules)
+        );
+        let width = m
+            .specs
+            .iter()
+            .map(|e| e.name.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        s += &format!(
+            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}\n",
+            "Rank",
+            "Name",
+            "Games",
+            "Wins",
+            "Draws",
+            "Losses",
+            "Points",
+            "Score",
+            "Elo",
+            "±95%",
+            "LOS"
+        );
+        for (rank, &i) in order.iter().enumerate() {
+            let t = &per[i];
+            let (elo, err) = t.elo();
+            s += &format!(
+                "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6.1}  {:>5.1}%  {:>7}  {:>6}  {:>5.1}%\n",
+                rank + 1,
+                m.specs[i].name,
+                t.games(),
+                t.wins,
+                t.draws,
+                t.losses,
+                t.points(),
+                100.0 * t.score(),
+                fmt_elo(elo),
+                fmt_err(err),
+                100.0 * t.los()
+            );
+        }
+        if n == 2 {
+            let p = self.tallies[0].pairs;
+            s += &format!(
+                "Pairs for {} (LL LD DD/WL DW WW): {} {} {} {} {}\n",
+                m.specs[0].name, p[0], p[1], p[2], p[3], p[4]
+            );
+        } else {
+            for (p, &(i, j)) in m.pairings.iter().enumerate() {
+                let t = &self.tallies[p];
+                s += &format!(
+                    "{} vs {}: +{} ={} -{} ({:.1}%)\n",
+                    m.specs[i].name,
+                    m.specs[j].name,
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    100.0 * t.score()
+                );
+            }
+        }
+        if let Some(sp) = &m.sprt {
+            let (lo, hi) = sp.bounds();
+            let llr = sp.llr(&self.tallies[0]);
+            let verdict = match self.decision {
+                Some((Decision::H1, _)) => "H1 accepted".to_string(),
+                Some((Decision::H0, _)) => "H0 accepted".to_string(),
+                None => "no decision".to_string(),
+            };
+            s += &format!("SPRT ({sp}): LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict}\n");
+        }
+        let ends: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        s += &format!("Terminations: {}\n", ends.join(", "));
+        if self.interrupted {
+            s += &format!(
+                "Interrupted: the table counts the {} games finished\n",
+                self.done
+            );
+        }
+        if self.repeats > 0 {
+            s += &format!(
+                "Repeated games: {} (a game played move for move before counts again)\n",
+                self.repeats
+            );
+        }
+        for (i, f) in self.faults.iter().enumerate() {
+            if !f.is_empty() {
+                let v: Vec<String> = f.iter().map(|(k, c)| format!("{k} {c}")).collect();
+                s += &format!("Faults of {}: {}\n", m.specs[i].name, v.join(", "));
+            }
+        }
+        s
+    }
+}
+
+/// `h:mm:ss`.
+fn hms(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(hms(Duration::from_secs(3723)), "1:02:03");
+    }
+}

@@ -1,0 +1,466 @@
+//! One match: the schedule built from the arguments, the worker threads that play it, and
+//! the loop that collects results, writes the PDN and feeds the report.
+
+use std::fs::OpenOptions;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::date::today;
+use super::error::TourneyError;
+use super::openings::{self, OpeningSource};
+use super::pdn;
+use super::process;
+use super::referee::{self, Played, RefereeConfig};
+use super::report::Report;
+use super::spec::{self, EngineSpec};
+use super::sprt::Sprt;
+use super::tc::Limit;
+use super::{MatchArgs, Summary};
+
+/// Raised by Ctrl-C (see [`interrupt`]): the match stops, and its table counts the games
+/// finished.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks the running match to stop at once (the Ctrl-C handler).
+pub(super) fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Job {
+    pub(super) round: usize,
+    pub(super) pairing: usize,
+    pub(super) pair_no: usize,
+    pub(super) black: usize,
+    pub(super) white: usize,
+}
+
+enum Msg {
+    Done(Job, Box<Played>, String),
+    Fatal(TourneyError),
+}
+
+#[derive(Debug)]
+pub(super) struct Match {
+    pub(super) specs: Vec<EngineSpec>,
+    /// Each engine's search limit (its own, else the match's).
+    pub(super) limits: Vec<Limit>,
+    pub(super) cfg: RefereeConfig,
+    pub(super) openings: OpeningSource,
+    /// Games per pairing.
+    pub(super) games: usize,
+    pub(super) pairings: Vec<(usize, usize)>,
+    pub(super) sprt: Option<Sprt>,
+    pub(super) concurrency: usize,
+    pub(super) pdn: Option<String>,
+    pub(super) always_fen: bool,
+    pub(super) event: String,
+    pub(super) quiet: bool,
+    /// Per engine: it was started once in this match, so failing to start it again forfeits
+    /// its games instead of ending the match.
+    started: Vec<AtomicBool>,
+    /// The match seed (openings, --shuffle, and each game's engine seeds).
+    seed: u64,
+}
+
+impl Match {
+    pub(super) fn new(a: &MatchArgs) -> Result<Match, TourneyError> {
+        let mut specs = a
+            .engines
+            .iter()
+            .map(|s| EngineSpec::parse(s, &a.each))
+            .collect::<Result<Vec<_>, _>>()?;
+        if specs.len() < 2 {
+            return Err(TourneyError::Config(
+                "give at least two --engine specs".to_string(),
+            ));
+        }
+        spec::unique_names(&mut specs);
+        let mut given = Vec::new();
+        if let Some(t) = &a.tc {
+            given.push(Limit::Clock(t.parse()?));
+        }
+        for (key, v) in [("movetime", a.movetime), ("nodes", a.nodes)] {
+            if let Some(v) = v {
+                if let Some(l) = Limit::from_field(key, &v.to_string()) {
+                    given.push(l?);
+                }
+            }
+        }
+        if given.len() > 1 {
+            return Err(TourneyError::Config(
+                "give at most one of --tc, --movetime and --nodes".to_string(),
+            ));
+        }
+        let limit = given.pop();
+        if limit.is_none() && specs.iter().any(|s| s.limit.is_none()) {
+            return Err(TourneyError::Config(
+                "give one of --tc, --movetime and --nodes (or tc=, movetime=, nodes= in every --engine)"
+                    .to_string(),
+            ));
+        }
+        let limits = specs
+            .iter()
+            .map(|s| s.limit.or(limit).unwrap_or(Limit::Nodes(1)))
+            .collect();
+        let rules = a.rules.rules();
+        if let (Some(pdn), Some(deck)) = (&a.pdn, &a.openings) {
+            if same_file(pdn, deck) {
+                return Err(TourneyError::Config(format!(
+                    "--pdn {pdn} is the openings file: the games would be written into the deck"
+                )));
+            }
+        }
+        let mut openings = match &a.openings {
+            Some(path) => openings::load(path, &rules)?,
+            None => Vec::new(),
+        };
+        let games = a.games.unwrap_or(2 * openings.len().max(1));
+        if games == 0 {
+            return Err(TourneyError::Config(
+                "--games must be at least 1".to_string(),
+            ));
+        }
+        let openings = if let Some(plies) = a.random_plies {
+            let source = OpeningSource::Random {
+                plies,
+                seed: a.seed,
+                rules,
+            };
+            // The first opening now, so that a length no game reaches fails before any game.
+            source.get(0)?;
+            source
+        } else {
+            if openings.is_empty() {
+                openings = openings::default_deck(&rules);
+            }
+            if openings.is_empty() {
+                openings = openings::random(1, 0, 0, &rules)?;
+            }
+            if a.shuffle {
+                use rand::seq::SliceRandom;
+                use rand::SeedableRng;
+                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(a.seed);
+                openings.shuffle(&mut rng);
+            }
+            OpeningSource::Deck(openings)
+        };
+        let sprt = if a.sprt.is_empty() {
+            None
+        } else {
+            if specs.len() != 2 {
+                return Err(TourneyError::Config(
+                    "--sprt needs exactly two engines".to_string(),
+                ));
+            }
+            Some(a.sprt.join(" ").parse()?)
+        };
+        if a.concurrency == 0 {
+            return Err(TourneyError::Config(
+                "--concurrency must be at least 1".to_string(),
+            ));
+        }
+        let mut pairings = Vec::new();
+        for i in 0..specs.len() {
+            for j in i + 1..specs.len() {
+                pairings.push((i, j));
+            }
+        }
+        let started = specs.iter().map(|_| AtomicBool::new(false)).collect();
+        Ok(Match {
+            specs,
+            limits,
+            cfg: RefereeConfig {
+                rules,
+                margin: Duration::from_millis(a.time_margin),
+                reply_timeout: Duration::from_millis(a.reply_timeout.max(1)),
+                adjudicate_draw_after: a.adjudicate_draw_after,
+            },
+            openings,
+            games,
+            pairings,
+            sprt,
+            concurrency: a.concurrency,
+            pdn: a.pdn.clone(),
+            always_fen: a.pdn_always_fen,
+            event: a.event.clone(),
+            quiet: a.quiet,
+            started,
+            seed: a.seed,
+        })
+    }
+
+    /// Games scheduled in all.
+    pub(super) fn total(&self) -> usize {
+        self.games.saturating_mul(self.pairings.len())
+    }
+
+    /// The `i`-th game of the schedule (from 0), made on demand so that a long run holds no
+    /// list of its games. Round by round over the pairings, so that a round robin cut short
+    /// stays balanced; each pair of games of a pairing shares an opening, colours reversed.
+    pub(super) fn job(&self, i: usize) -> Option<Job> {
+        if i >= self.total() {
+            return None;
+        }
+        let k = i / self.pairings.len();
+        let p = i % self.pairings.len();
+        let (a, b) = self.pairings[p];
+        let (black, white) = if k.is_multiple_of(2) { (a, b) } else { (b, a) };
+        Some(Job {
+            round: i + 1,
+            pairing: p,
+            pair_no: k / 2,
+            black,
+            white,
+        })
+    }
+
+    pub(super) fn run(self) -> Result<Summary, TourneyError> {
+        let mut out = match &self.pdn {
+            // Appended, as cutechess-cli does: the games of earlier runs stay.
+            Some(path) => Some(BufWriter::new(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|source| TourneyError::Io {
+                        path: path.clone(),
+                        source,
+                    })?,
+            )),
+            None => None,
+        };
+        let stop = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel();
+        let mut report = Report::new(&self);
+        let date = today();
+        let mut fatal = None;
+        std::thread::scope(|scope| {
+            for _ in 0..self.concurrency.min(self.total()) {
+                let tx = tx.clone();
+                let (stop, next, this) = (&stop, &next, &self);
+                scope.spawn(move || this.worker(next, stop, tx));
+            }
+            drop(tx);
+            loop {
+                let got = rx.recv_timeout(Duration::from_millis(100));
+                if INTERRUPTED.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
+                    // Games under way (and one just received) are abandoned, not scored.
+                    stop.store(true, Ordering::Relaxed);
+                    report.interrupted = true;
+                }
+                let msg = match got {
+                    Ok(m) => m,
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
+                match msg {
+                    Msg::Fatal(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        fatal.get_or_insert(e);
+                    }
+                    // Workers run ahead of this loop: games that finish after the match was
+                    // decided (or failed) are dropped, so the result is the same as if it had
+                    // stopped at once.
+                    Msg::Done(..) if stop.load(Ordering::Relaxed) => {}
+                    Msg::Done(job, played, label) => {
+                        if let Some(w) = out.as_mut() {
+                            let text = self.pdn_text(&job, &played, &label, &date);
+                            let ok = w.write_all(text.as_bytes()).and_then(|_| w.flush());
+                            if let Err(source) = ok {
+                                stop.store(true, Ordering::Relaxed);
+                                fatal.get_or_insert(TourneyError::Io {
+                                    path: self.pdn.clone().unwrap_or_default(),
+                                    source,
+                                });
+                            }
+                        }
+                        if report.add(&self, &job, &played) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+        });
+        report.finish_progress();
+        if let Some(e) = fatal {
+            return Err(e);
+        }
+        Ok(Summary {
+            games: report.done,
+            scheduled: report.total,
+            pairings: self
+                .pairings
+                .iter()
+                .copied()
+                .zip(report.tallies.iter().copied())
+                .collect(),
+            terminations: report.terminations.clone(),
+            decision: report.decision,
+            interrupted: report.interrupted,
+            table: report.table(&self),
+        })
+    }
+
+    /// One worker: takes the next job until none are left or `stop`; owns its engines.
+    fn worker(&self, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Msg>) {
+        let mut seats: Vec<Option<process::EngineProcess>> =
+            (0..self.specs.len()).map(|_| None).collect();
+        while !stop.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = self.job(i) else {
+                break;
+            };
+            let opening = match self.openings.get(job.pair_no) {
+                Ok(o) => o,
+                Err(e) => {
+                    let _ = tx.send(Msg::Fatal(e));
+                    break;
+                }
+            };
+            let mut b = seats[job.black].take();
+            let mut w = seats[job.white].take();
+            let r = referee::play_game(
+                &self.cfg,
+                [job.black, job.white].map(|e| referee::Entrant {
+                    spec: &self.specs[e],
+                    limit: self.limits[e],
+                    started: &self.started[e],
+                }),
+                self.seed.wrapping_add(job.round as u64),
+                [&mut b, &mut w],
+                &opening,
+                stop,
+            );
+            seats[job.black] = b;
+            seats[job.white] = w;
+            let msg = match r {
+                Ok(Some(played)) => Msg::Done(job, Box::new(played), opening.label),
+                Ok(None) => break,
+                Err(e) => Msg::Fatal(e),
+            };
+            if tx.send(msg).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// The PDN TimeControl value: the limit, or each side's when they differ.
+    fn limit_text(&self, black: usize, white: usize) -> String {
+        let (b, w) = (self.limits[black], self.limits[white]);
+        if b == w {
+            b.to_string()
+        } else {
+            format!("Black {b}, White {w}")
+        }
+    }
+
+    /// The limit for the summary: the common one, or each engine's.
+    pub(super) fn limits_summary(&self) -> String {
+        if self.limits.iter().all(|l| *l == self.limits[0]) {
+            self.limits[0].to_string()
+        } else {
+            let each: Vec<String> = self
+                .specs
+                .iter()
+                .zip(&self.limits)
+                .map(|(s, l)| format!("{} {l}", s.name))
+                .collect();
+            each.join(", ")
+        }
+    }
+
+    fn pdn_text(&self, job: &Job, p: &Played, opening: &str, date: &str) -> String {
+        pdn::write_game(
+            &pdn::GameHeader {
+                event: &self.event,
+                date,
+                round: job.round,
+                white: &self.specs[job.white].name,
+                black: &self.specs[job.black].name,
+                result: p.outcome.pdn(),
+                time_control: self.limit_text(job.black, job.white),
+                termination: p.termination.describe(&self.cfg.rules),
+                opening,
+                always_fen: self.always_fen,
+            },
+            &p.game,
+        )
+    }
+}
+/// Whether two paths name one file (by their canonical paths when both exist).
+fn same_file(a: &str, b: &str) -> bool {
+    match (Path::new(a).canonicalize(), Path::new(b).canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => Path::new(a) == Path::new(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        m: MatchArgs,
+    }
+
+    fn args(v: &[&str]) -> MatchArgs {
+        Cli::try_parse_from(std::iter::once("match").chain(v.iter().copied()))
+            .unwrap()
+            .m
+    }
+
+    #[test]
+    fn schedule_alternates_colours_and_pairs_openings() {
+        let a = args(&[
+            "--engine",
+            "cmd=a",
+            "--engine",
+            "cmd=b",
+            "--engine",
+            "cmd=c",
+            "--nodes",
+            "1",
+            "--games",
+            "4",
+            "--random-plies",
+            "4",
+        ]);
+        let m = Match::new(&a).unwrap();
+        assert_eq!(m.pairings, vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(m.total(), 12);
+        assert!(m.job(12).is_none());
+        let j: Vec<_> = (0..12)
+            .filter_map(|i| m.job(i))
+            .filter(|j| j.pairing == 0)
+            .map(|j| (j.round, j.black, j.white, j.pair_no))
+            .collect();
+        assert_eq!(
+            j,
+            vec![(1, 0, 1, 0), (4, 1, 0, 0), (7, 0, 1, 1), (10, 1, 0, 1)]
+        );
+        // A schedule of 10^8 games per pairing costs nothing until its games are played.
+        let mut huge = a.clone();
+        huge.games = Some(100_000_000);
+        let m = Match::new(&huge).unwrap();
+        assert_eq!(m.total(), 300_000_000);
+        assert_eq!(m.job(299_999_999).unwrap().pair_no, 49_999_999);
+        let mut bad = a.clone();
+        bad.tc = Some("60+1".into());
+        assert!(Match::new(&bad).is_err());
+        let mut bad = a;
+        bad.sprt = vec!["elo0=0".into(), "elo1=5".into()];
+        assert!(Match::new(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("two engines"));
+    }
+}

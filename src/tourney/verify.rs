@@ -1,0 +1,48 @@
+//! `--verify-pdn`: replays every game of a PDN file with the library and checks its result.
+
+use super::error::TourneyError;
+use super::pdn;
+use crate::board::GameResult;
+use crate::types::Color;
+
+/// Replays every game of a PDN file; the summary line on success.
+pub fn verify_pdn(path: &str) -> Result<String, TourneyError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TourneyError::Io {
+        path: path.to_string(),
+        source,
+    })?;
+    let games = pdn::parse(&text)?;
+    let mut plies = 0;
+    for (i, g) in games.iter().enumerate() {
+        let game = g.replay(i + 1)?;
+        plies += game.moves().len();
+        let bad = |why: String| TourneyError::Pdn { game: i + 1, why };
+        let tag = g.tag("Result").unwrap_or("*");
+        if g.result.as_deref().is_some_and(|r| r != tag) {
+            return Err(bad(format!(
+                "Result tag {tag} but movetext ends {:?}",
+                g.result
+            )));
+        }
+        // A game that ended by the rules must have reached the end its result says.
+        if g.tag("Termination")
+            .is_some_and(|t| t.starts_with("normal"))
+        {
+            let want = match game.result() {
+                GameResult::Win(Color::White) => "2-0",
+                GameResult::Win(Color::Black) => "0-2",
+                GameResult::Draw => "1-1",
+                GameResult::Ongoing => "*",
+            };
+            if want != tag {
+                return Err(bad(format!(
+                    "Result {tag} but the final position gives {want}"
+                )));
+            }
+        }
+    }
+    Ok(format!(
+        "{path}: {} games, {plies} plies, all legal",
+        games.len()
+    ))
+}
