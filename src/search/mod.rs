@@ -36,6 +36,7 @@ pub mod report;
 pub mod searcher;
 pub mod solver;
 mod state;
+pub mod tables;
 pub mod time;
 pub mod tree;
 pub mod uct;
@@ -125,6 +126,8 @@ pub struct SearchInfo {
     pub nodes: u64,
     /// Iterations per second.
     pub nps: u64,
+    /// Endgame table probes so far; `None` when the search uses no tables.
+    pub tbhits: Option<u64>,
     /// Time since the search started.
     pub time: Duration,
     /// The score of this line.

@@ -39,10 +39,15 @@ pub enum OptionKind {
     },
     /// An action, set without a value (`setoption name <N>`).
     Button,
+    /// Free text (a path).
+    String {
+        /// The value at start-up.
+        default: &'static str,
+    },
 }
 
 /// A parsed, range-checked option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     /// A check value.
     Check(bool),
@@ -50,6 +55,8 @@ pub enum OptionValue {
     Spin(i64),
     /// A button was pressed.
     Press,
+    /// A string value (empty: none).
+    Text(String),
 }
 
 /// A type a knob can have: how it is announced and how a protocol value is stored into it.
