@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::board::{generate_moves, next_clock, MoveList, Position, Rules};
+use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
 use crate::search::solver::Proof;
 use crate::tablebase::{Tablebase, TbError, Value};
 use crate::types::Move;
@@ -115,9 +115,14 @@ impl Tables {
             next.play_unchecked(mv);
             let after = next_clock(mv, clock);
             probes += 1;
-            // Pieces never come back: every successor of a covered position is covered,
-            // unless a slice failed to load; then the root is searched as usual.
-            let v = self.probe(&next, after)?;
+            // Pieces never come back: every successor of a covered position is covered (or
+            // has no move: it took the last piece), unless a slice failed to load; then the
+            // root is searched as usual.
+            let v = if has_moves(&next, rules) {
+                self.probe(&next, after)?
+            } else {
+                Value::Loss(0)
+            };
             let cost = |d: u32| if after == 0 { 1 } else { d + 1 };
             // The key orders the moves that keep the result, best first.
             let key = match (value, v) {
@@ -145,10 +150,18 @@ impl Tables {
 }
 
 /// The proof a tabled `value` of a node's position (for its side to move) gives the node,
-/// whose proofs are from the view of the player who moved into it.
+/// whose proofs are from the view of the player who moved into it. `zeroed`: the move into
+/// the node captured or crowned, so it was itself the conversion (0 plies from the node).
 #[inline]
-pub fn proof_of(value: Value) -> Proof {
-    let plies = |d: u32| TABLED + d.min(u32::from(TABLED) - 1) as u16;
+pub fn proof_of(value: Value, zeroed: bool) -> Proof {
+    let plies = |d: u32| {
+        TABLED
+            + if zeroed {
+                0
+            } else {
+                d.min(u32::from(TABLED) - 1) as u16
+            }
+    };
     match value {
         Value::Win(d) => Proof::Loss(plies(d)),
         Value::Loss(d) => Proof::Win(plies(d)),
@@ -168,9 +181,10 @@ mod tests {
 
     #[test]
     fn proofs_take_the_movers_view_and_the_tabled_range() {
-        assert_eq!(proof_of(Value::Win(3)), Proof::Loss(TABLED + 3));
-        assert_eq!(proof_of(Value::Loss(0)), Proof::Win(TABLED));
-        assert_eq!(proof_of(Value::Draw), Proof::Draw);
+        assert_eq!(proof_of(Value::Win(3), false), Proof::Loss(TABLED + 3));
+        assert_eq!(proof_of(Value::Win(3), true), Proof::Loss(TABLED));
+        assert_eq!(proof_of(Value::Loss(5), false), Proof::Win(TABLED + 5));
+        assert_eq!(proof_of(Value::Draw, true), Proof::Draw);
         assert_eq!(tabled_plies(TABLED + 7), Some(7));
         assert_eq!(tabled_plies(40), None);
     }

@@ -228,7 +228,8 @@ impl Worker {
                 .and_then(|t| t.probe(&pos, clock))
             {
                 self.tbhits += 1;
-                let proof = tables::proof_of(value);
+                // Below the root a zero clock means the move into the node zeroed it.
+                let proof = tables::proof_of(value, clock == 0);
                 node.set_proof(proof);
                 break Leaf::Proven(proof.value());
             }

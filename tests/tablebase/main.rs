@@ -1,12 +1,16 @@
 //! Endgame tablebases: the built tables against an independent solver (`agreement`), `tb
 //! verify` on 4-piece tables (`consistency`), and `tb probe` lines and errors from the binary
-//! (`scenarios`). One test binary keeps the release build's link steps few.
+//! (`scenarios`), and the engine searching with them (`search`). One test binary keeps the
+//! release build's link steps few.
 
 mod agreement;
 #[path = "../common/mod.rs"]
 mod common;
 mod consistency;
+#[path = "../protocol_support/mod.rs"]
+mod protocol_support;
 mod scenarios;
+mod search;
 mod solver;
 
 use std::path::PathBuf;
