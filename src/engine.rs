@@ -177,6 +177,9 @@ pub struct Engine {
     settings: Settings,
     /// The tables of `TablebasePath`, opened for the game's rules.
     tablebase: Option<Arc<Tablebase>>,
+    /// The search's view of them under `TablebasePieces`, kept while neither changes (it
+    /// remembers which slice failures it has reported).
+    tables: Option<Arc<Tables>>,
     game: Game,
     searcher: Option<Searcher>,
     running: Option<Running>,
@@ -200,6 +203,7 @@ impl Engine {
             searcher: None,
             settings,
             tablebase: None,
+            tables: None,
             game,
             running: None,
         }
@@ -269,6 +273,16 @@ impl Engine {
             self.tablebase.clone()
         };
         self.end_search();
+        let same = match (&tablebase, &self.tablebase) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same || settings.tablebase_pieces != self.settings.tablebase_pieces {
+            self.tables = tablebase
+                .clone()
+                .and_then(|tb| Tables::new(tb, settings.tablebase_pieces))
+                .map(Arc::new);
+        }
         self.tablebase = tablebase;
         if rules != *self.game.rules() {
             notices.extend(self.replay_under(rules));
@@ -280,12 +294,6 @@ impl Engine {
         }
         self.settings = settings;
         Ok(notices)
-    }
-
-    /// The search's view of the tables under the current settings.
-    fn tables(&self) -> Option<Arc<Tables>> {
-        let tb = Arc::clone(self.tablebase.as_ref()?);
-        Tables::new(tb, self.settings.tablebase_pieces).map(Arc::new)
     }
 
     /// Starts a new game at the start position and makes the searcher forget the old one.
@@ -354,7 +362,7 @@ impl Engine {
             events(SearchEvent::Message(note));
         }
         let mut searcher = self.take_searcher();
-        searcher.set_tables(self.tables());
+        searcher.set_tables(self.tables.clone());
         let bounded = answer::bounded(&limits, self.game.position().side_to_move());
         let (infinite, ponder) = (limits.infinite, limits.ponder);
         let job = SearchJob {

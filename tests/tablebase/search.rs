@@ -370,3 +370,50 @@ fn tablebase_path_is_accepted_or_refused_with_one_line() {
     let (_, status) = e.quit();
     assert!(status.success());
 }
+
+#[test]
+fn a_corrupt_slice_is_reported_once_and_not_used() {
+    let rules = Rules::default();
+    let dir = crate::scenarios::copy_of(&tables(3, &rules), "tb-search-corrupt");
+    // Same length, one entry changed in every file: only the checksum can tell.
+    for (path, _) in format::scan(&dir).expect("scan") {
+        let mut bytes = std::fs::read(&path).expect("read");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, bytes).expect("write");
+    }
+    let mut e = Process::start();
+    assert_eq!(
+        e.ask(&format!(
+            "setoption name TablebasePath value {}",
+            text(&dir)
+        )),
+        Vec::<String>::new()
+    );
+    let mut said = Vec::new();
+    for _ in 0..2 {
+        e.send("position fen W:WK4:BK7,K16");
+        e.send("go nodes 200");
+        let lines = e.until_bestmove();
+        assert_legal(&lines, "W:WK4:BK7,K16", &rules);
+        said.extend(
+            lines
+                .into_iter()
+                .filter(|l| l.starts_with("info string error")),
+        );
+    }
+    assert_eq!(said.len(), 1, "{said:?}");
+    let prefix = format!("info string error: {}/", text(&dir));
+    let suffix = ": checksum mismatch (corrupt file); the search goes on without that table";
+    assert!(
+        said[0].starts_with(&prefix) && said[0].ends_with(suffix),
+        "{said:?}"
+    );
+    let (_, status) = e.quit();
+    assert!(status.success());
+}
+
+fn assert_legal(lines: &[String], fen_text: &str, rules: &Rules) {
+    let last = lines.last().expect("a bestmove line");
+    crate::protocol_support::assert_legal_bestmove(last, fen_text, rules);
+}
