@@ -289,9 +289,18 @@ mod tests {
             ("exploration", "141"),
             ("PlainUct", "TRUE"),
             ("MinimaxWeight", "35"),
+            ("TablebasePieces", "4"),
+            ("tablebasepath", "tb/bg5"),
         ] {
             set(&mut s, &mut r, name, value).unwrap();
         }
+        assert_eq!(
+            (s.tablebase_path.as_str(), s.tablebase_pieces),
+            ("tb/bg5", 4)
+        );
+        // UCI's `<empty>` (or no value) clears a string option.
+        set(&mut s, &mut r, "TablebasePath", EMPTY).unwrap();
+        assert_eq!(s.tablebase_path, "");
         let c = &s.config;
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
         assert!(!r.backward_capture && !r.long_kings);
