@@ -554,6 +554,10 @@ pub fn reply_form(line: &str) -> Result<(), String> {
                 Err("spin default outside min..max".into())
             }
         }
+        ["option", "name", n, "type", "string", "default", d @ ..] => {
+            nonempty(n)?;
+            nonempty(&d.join(" "))
+        }
         ["info", "string", rest @ ..] => nonempty(&rest.join(" ")),
         ["info", "depth", ..] => info_form(&w),
         ["bestmove", "none"] => Ok(()),
@@ -669,9 +673,14 @@ fn info_form(w: &[&str]) -> Result<(), String> {
         }
         i += 4;
     }
-    for name in ["nodes", "nps", "time"] {
+    for name in ["nodes", "nps"] {
         field(w, name, &mut i)?;
     }
+    // Only with endgame tables.
+    if w.get(i) == Some(&"tbhits") {
+        field(w, "tbhits", &mut i)?;
+    }
+    field(w, "time", &mut i)?;
     match w.get(i) {
         None => Ok(()),
         Some(&"pv") if i + 1 < w.len() => w[i + 1..].iter().try_for_each(|m| move_form(m)),
