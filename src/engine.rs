@@ -26,13 +26,15 @@ pub use crate::search::params::{MAX_HASH_MIB, MAX_SEED};
 pub use crate::search::{OptionKind, OptionValue};
 pub use options::{
     lookup as lookup_option, table as option_table, OptionError, OptionId, OptionSpec, Settings,
-    CLEAR_HASH,
+    CLEAR_HASH, EMPTY as EMPTY_OPTION,
 };
 
 use crate::board::fen::{self, FenError};
 use crate::board::notation::{self, NotationError};
 use crate::board::{Game, PlayError, Position, Rules};
+use crate::search::tables::Tables;
 use crate::search::{Control, Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
+use crate::tablebase::{Tablebase, TbError};
 use crate::tools::bench::{self, BenchReport};
 use crate::tools::perft;
 use crate::types::Move;
@@ -65,6 +67,9 @@ pub enum EngineError {
     /// `setoption` with an unknown name or a bad value.
     #[error(transparent)]
     Option(#[from] OptionError),
+    /// `TablebasePath` names no usable tables for the current rules.
+    #[error("TablebasePath: {0}")]
+    Tablebase(#[from] TbError),
     /// The operating system would not start the search thread.
     #[error("cannot start the search thread: {0}")]
     Thread(std::io::Error),
@@ -92,6 +97,9 @@ pub enum Notice {
         /// Why it failed.
         reason: PlayError,
     },
+    /// A rules option changed and the tables of `TablebasePath` are not built for the new
+    /// rules: the engine plays without tables until the rules or the path fit again.
+    TablesOff(TbError),
 }
 
 impl fmt::Display for Notice {
@@ -109,6 +117,9 @@ impl fmt::Display for Notice {
                     "rules changed: move {number} ({mv}) cannot be replayed: {why}; \
                      the game is back at its start position"
                 )
+            }
+            Notice::TablesOff(e) => {
+                write!(f, "error: TablebasePath: {e}; playing without tables")
             }
         }
     }
@@ -164,6 +175,11 @@ impl Running {
 /// The engine: settings, game, and the searcher (at home or lent to a search thread).
 pub struct Engine {
     settings: Settings,
+    /// The tables of `TablebasePath`, opened for the game's rules.
+    tablebase: Option<Arc<Tablebase>>,
+    /// The search's view of them under `TablebasePieces`, kept while neither changes (it
+    /// remembers which slice failures it has reported).
+    tables: Option<Arc<Tables>>,
     game: Game,
     searcher: Option<Searcher>,
     running: Option<Running>,
@@ -186,6 +202,8 @@ impl Engine {
             // be allocated (and its pages touched) for nothing.
             searcher: None,
             settings,
+            tablebase: None,
+            tables: None,
             game,
             running: None,
         }
@@ -212,15 +230,23 @@ impl Engine {
         self.running.is_some()
     }
 
+    /// The endgame tables the search uses, if any.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
+    }
+
     /// Checks an option value and applies it. Rules options replay the current game under the
     /// new rules; when a move no longer replays, the game goes back to its start position and
-    /// the returned [`Notice`] says so. A running search is ended first (see
+    /// a returned [`Notice`] says so. `TablebasePath` opens the tables for the game's rules
+    /// (refused, with nothing changed, when it cannot); a rules change opens them again for
+    /// the new rules, and when they do not fit, the engine plays on without tables and a
+    /// [`Notice::TablesOff`] says so. A running search is ended first (see
     /// [`Engine::end_search`]), but only once the value has been accepted.
     pub fn set_option(
         &mut self,
         name: &str,
         value: Option<&str>,
-    ) -> Result<Option<Notice>, EngineError> {
+    ) -> Result<Vec<Notice>, EngineError> {
         let spec = options::lookup(name)?;
         let value = options::parse_value(&spec, value)?;
         if spec.id == OptionId::ClearHash {
@@ -228,24 +254,46 @@ impl Engine {
             if let Some(searcher) = self.searcher.as_mut() {
                 searcher.new_game();
             }
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let mut settings = self.settings.clone();
         let mut rules = *self.game.rules();
         options::store(&mut settings, &mut rules, &spec, value);
-        self.end_search();
-        let notice = if rules != *self.game.rules() {
-            self.replay_under(rules)
+        let mut notices = Vec::new();
+        // Opened before anything changes: a refused path leaves every setting as it was.
+        let path_changed = settings.tablebase_path != self.settings.tablebase_path;
+        let tablebase = if path_changed {
+            open_tables(&settings.tablebase_path, &rules)?
+        } else if rules != *self.game.rules() && !settings.tablebase_path.is_empty() {
+            open_tables(&settings.tablebase_path, &rules).unwrap_or_else(|e| {
+                notices.push(Notice::TablesOff(e));
+                None
+            })
         } else {
-            None
+            self.tablebase.clone()
         };
+        self.end_search();
+        let same = match (&tablebase, &self.tablebase) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same || settings.tablebase_pieces != self.settings.tablebase_pieces {
+            self.tables = tablebase
+                .clone()
+                .and_then(|tb| Tables::new(tb, settings.tablebase_pieces))
+                .map(Arc::new);
+        }
+        self.tablebase = tablebase;
+        if rules != *self.game.rules() {
+            notices.extend(self.replay_under(rules));
+        }
         if settings.config != self.settings.config {
             if let Some(searcher) = self.searcher.as_mut() {
                 searcher.configure(&settings.config);
             }
         }
         self.settings = settings;
-        Ok(notice)
+        Ok(notices)
     }
 
     /// Starts a new game at the start position and makes the searcher forget the old one.
@@ -313,7 +361,8 @@ impl Engine {
         if let Some(note) = note {
             events(SearchEvent::Message(note));
         }
-        let searcher = self.take_searcher();
+        let mut searcher = self.take_searcher();
+        searcher.set_tables(self.tables.clone());
         let bounded = answer::bounded(&limits, self.game.position().side_to_move());
         let (infinite, ponder) = (limits.infinite, limits.ponder);
         let job = SearchJob {
@@ -513,6 +562,14 @@ impl Drop for Engine {
     }
 }
 
+/// The tables in `path` for `rules` (none for an empty path).
+fn open_tables(path: &str, rules: &Rules) -> Result<Option<Arc<Tablebase>>, TbError> {
+    if path.is_empty() {
+        return Ok(None);
+    }
+    Tablebase::open(std::path::Path::new(path), rules).map(|tb| Some(Arc::new(tb)))
+}
+
 /// Sorts divide output by origin square, then by landing squares, so the order does not depend
 /// on the move generator's internals.
 pub fn sort_divide(d: &mut [(Move, u64)]) {
@@ -632,12 +689,12 @@ mod tests {
         let fen = "W:W18,30:B1,23".to_string();
         e.set_position(&StartPosition::Fen(fen.clone()), &["18x27".into()])
             .unwrap();
-        assert_eq!(e.set_option("LongKings", Some("false")).unwrap(), None);
+        assert_eq!(e.set_option("LongKings", Some("false")).unwrap(), vec![]);
         assert_eq!(e.game().moves().count(), 1);
         let notice = e.set_option("BackwardCapture", Some("false")).unwrap();
         assert!(matches!(
-            notice,
-            Some(Notice::GameRestarted { number: 1, .. })
+            notice.as_slice(),
+            [Notice::GameRestarted { number: 1, .. }]
         ));
         assert_eq!(fen_of(&e), "W:W18,30:B1,23");
         assert_eq!(e.game().moves().count(), 0);

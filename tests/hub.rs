@@ -106,6 +106,13 @@ fn option_params() -> Vec<String> {
                 "param name={} value={default} type=int min={min} max={max}",
                 o.name
             )),
+            // An empty value is quoted.
+            OptionKind::String { default: "" } => {
+                Some(format!("param name={} value=\"\" type=string", o.name))
+            }
+            OptionKind::String { default } => {
+                Some(format!("param name={} value={default} type=string", o.name))
+            }
             // Hub has no button type, and its notation is fixed (no `Notation` combo).
             OptionKind::Button | OptionKind::Combo { .. } => None,
         })

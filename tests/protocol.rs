@@ -40,6 +40,8 @@ fn handshake() {
             "option name MinimaxWeight type spin default {} min 0 max 100",
             (buffgreen::search::SearchConfig::default().minimax_weight * 100.0).round()
         ),
+        "option name TablebasePath type string default <empty>",
+        "option name TablebasePieces type spin default 7 min 0 max 7",
         "option name Ponder type check default false",
         "option name Notation type combo default numeric var numeric var algebraic",
         "option name Clear Hash type button",

@@ -8,10 +8,11 @@ use thiserror::Error;
 
 use crate::board::{Notation, Rules};
 use crate::search::{OptionKind, OptionValue, SearchConfig};
+use crate::tablebase::material::MAX_PIECES;
 
 /// Every setting an option can change besides the rules (which belong to the game): the
 /// search configuration plus what only the engine itself uses.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// What the search is configured with.
     pub config: SearchConfig,
@@ -20,6 +21,23 @@ pub struct Settings {
     pub ponder: bool,
     /// How moves are written in replies (option `Notation`).
     pub notation: Notation,
+    /// The `TablebasePath` option: the directory of the endgame tables (empty: none).
+    pub tablebase_path: String,
+    /// The `TablebasePieces` option: positions of at most this many pieces are probed
+    /// (0: none; above what the tables hold: all they hold).
+    pub tablebase_pieces: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            config: SearchConfig::default(),
+            ponder: false,
+            tablebase_path: String::new(),
+            tablebase_pieces: MAX_PIECES,
+            notation: Notation::Numeric,
+        }
+    }
 }
 
 /// Which setting an option changes.
@@ -41,6 +59,10 @@ pub enum OptionId {
     Notation,
     /// A knob of the search's parameter table (by its name).
     Search,
+    /// The directory of the endgame tables (an engine resource, like `Hash`).
+    TablebasePath,
+    /// The most pieces of a position the search probes.
+    TablebasePieces,
 }
 
 /// One row of the option table.
@@ -101,8 +123,8 @@ pub enum OptionError {
 /// The name of the button that empties the search tree.
 pub const CLEAR_HASH: &str = "Clear Hash";
 
-/// The option table, in the order `uci` announces it: the rules, the search's table, `Ponder`,
-/// `Notation`, `Clear Hash`.
+/// The option table, in the order `uci` announces it: the rules, the search's table, the
+/// endgame tables, `Ponder`, `Notation`, `Clear Hash`.
 pub fn table() -> Vec<OptionSpec> {
     let rules = Rules::default();
     let spec = |id, name, kind| OptionSpec { id, name, kind };
@@ -145,6 +167,20 @@ pub fn table() -> Vec<OptionSpec> {
             .map(|(name, kind)| spec(OptionId::Search, name, kind)),
     );
     table.push(spec(
+        OptionId::TablebasePath,
+        "TablebasePath",
+        OptionKind::String { default: "" },
+    ));
+    table.push(spec(
+        OptionId::TablebasePieces,
+        "TablebasePieces",
+        OptionKind::Spin {
+            default: MAX_PIECES.into(),
+            min: 0,
+            max: MAX_PIECES.into(),
+        },
+    ));
+    table.push(spec(
         OptionId::Ponder,
         "Ponder",
         OptionKind::Check { default: false },
@@ -176,6 +212,12 @@ pub fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue
             None => Ok(OptionValue::Press),
             Some(_) => Err(OptionError::ButtonValue(spec.name)),
         };
+    }
+    if let OptionKind::String { .. } = spec.kind {
+        // No value, or UCI's `<empty>`, is the empty string.
+        let text = value.map(str::trim).unwrap_or("");
+        let text = if text == EMPTY { "" } else { text };
+        return Ok(OptionValue::Text(text.to_string()));
     }
     let value = match value.map(str::trim) {
         Some(v) if !v.is_empty() => v,
@@ -212,9 +254,12 @@ pub fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue
                 value: value.to_string(),
                 vars,
             }),
-        OptionKind::Button => Ok(OptionValue::Press),
+        OptionKind::Button | OptionKind::String { .. } => Ok(OptionValue::Press),
     }
 }
+
+/// How an empty string option is shown and set (`setoption ... value <empty>`).
+pub const EMPTY: &str = "<empty>";
 
 /// Stores a checked value into `settings` or `rules`. The value must come from
 /// [`parse_value`] for the same option; a value of the other type is ignored.
@@ -230,6 +275,10 @@ pub fn store(settings: &mut Settings, rules: &mut Rules, spec: &OptionSpec, valu
         (OptionId::Ponder, OptionValue::Check(b)) => settings.ponder = b,
         (OptionId::Notation, OptionValue::Combo(v)) => {
             settings.notation = Notation::from_name(v).unwrap_or_default()
+        }
+        (OptionId::TablebasePath, OptionValue::Text(t)) => settings.tablebase_path = t,
+        (OptionId::TablebasePieces, OptionValue::Spin(n)) => {
+            settings.tablebase_pieces = u32::try_from(n).unwrap_or(0)
         }
         (OptionId::Search, value) => {
             settings.config.set(spec.name, value);
@@ -262,6 +311,7 @@ mod tests {
                 OptionKind::Check { default } => default.to_string(),
                 OptionKind::Spin { default, .. } => default.to_string(),
                 OptionKind::Combo { default, .. } => default.to_string(),
+                OptionKind::String { default } => default.to_string(),
                 OptionKind::Button => continue,
             };
             set(&mut s, &mut r, spec.name, &v).unwrap();
@@ -287,9 +337,18 @@ mod tests {
             ("PlainUct", "TRUE"),
             ("MinimaxWeight", "35"),
             ("notation", "ALGEBRAIC"),
+            ("TablebasePieces", "4"),
+            ("tablebasepath", "tb/bg5"),
         ] {
             set(&mut s, &mut r, name, value).unwrap();
         }
+        assert_eq!(
+            (s.tablebase_path.as_str(), s.tablebase_pieces),
+            ("tb/bg5", 4)
+        );
+        // UCI's `<empty>` (or no value) clears a string option.
+        set(&mut s, &mut r, "TablebasePath", EMPTY).unwrap();
+        assert_eq!(s.tablebase_path, "");
         let c = &s.config;
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
         assert!(!r.backward_capture && !r.long_kings);

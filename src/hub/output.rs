@@ -70,6 +70,11 @@ pub fn hub_lines(options: &[OptionSpec], variant: Variant, encoding: Encoding) -
                 pair("name", spec.name),
                 pair("value", &default.to_string())
             ),
+            OptionKind::String { default } => format!(
+                "param {} {} type=string",
+                pair("name", spec.name),
+                pair("value", default)
+            ),
         });
     }
     v.push("wait".to_string());
@@ -195,6 +200,7 @@ mod tests {
             seldepth: 19,
             nodes: 123_456,
             nps: 500_000,
+            tbhits: None,
             time: Duration::from_micros(246_912_345),
             score: Score::Cp(-35),
             wdl: Some([310, 250, 440]),

@@ -191,8 +191,11 @@ impl Session {
             }
             Command::SetOption { name, value } => {
                 match self.engine.set_option(&name, value.as_deref()) {
-                    Ok(None) => {}
-                    Ok(Some(notice)) => self.out.line(&format!("info string {notice}")),
+                    Ok(notices) => {
+                        for notice in notices {
+                            self.out.line(&format!("info string {notice}"));
+                        }
+                    }
                     Err(e) => self.out.error(&e),
                 }
             }

@@ -167,10 +167,21 @@ pub fn option_line(spec: &OptionSpec) -> String {
             }
             s
         }
+        // UCI's way of showing an empty default.
+        OptionKind::String { default } => format!(
+            "option name {} type string default {}",
+            spec.name,
+            if default.is_empty() {
+                crate::engine::EMPTY_OPTION
+            } else {
+                default
+            }
+        ),
     }
 }
 
-/// `info depth .. seldepth .. multipv .. score .. [wdl ..] nodes .. nps .. time .. [pv ..]`.
+/// `info depth .. seldepth .. multipv .. score .. [wdl ..] nodes .. nps .. [tbhits ..] time ..
+/// [pv ..]` (`tbhits` only when the search uses endgame tables).
 pub fn info_line(info: &SearchInfo, notation: Notation) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {}",
@@ -184,13 +195,11 @@ pub fn info_line(info: &SearchInfo, notation: Notation) -> String {
     if let Some([w, d, l]) = info.wdl {
         let _ = write!(s, " wdl {w} {d} {l}");
     }
-    let _ = write!(
-        s,
-        " nodes {} nps {} time {}",
-        info.nodes,
-        info.nps,
-        info.time.as_millis()
-    );
+    let _ = write!(s, " nodes {} nps {}", info.nodes, info.nps);
+    if let Some(hits) = info.tbhits {
+        let _ = write!(s, " tbhits {hits}");
+    }
+    let _ = write!(s, " time {}", info.time.as_millis());
     if !info.pv.is_empty() {
         s.push_str(" pv");
         for m in &info.pv {
@@ -330,6 +339,7 @@ mod tests {
             seldepth: 19,
             nodes: 123_456,
             nps: 500_000,
+            tbhits: None,
             time: Duration::from_micros(246_912_345),
             score: Score::Cp(-35),
             wdl: Some([310, 250, 440]),

@@ -15,9 +15,11 @@
 //! tree's lifetime and re-rooting), `driver` (the search threads, the main thread's watch over
 //! limits and clock, compaction of a full tree), `state` (what the threads of one search
 //! share), [`uct`] (one iteration: selection, expansion, playout, backpropagation),
-//! [`playout`], [`eval`] (static evaluation of cut playouts) and [`knowledge`] (its patterns), [`solver`], [`time`] (time
-//! manager), [`report`] (pv, scores), [`node`] and [`tree`] (the node arena) and [`plain`]
-//! (the plain-UCT baseline opponent).
+//! [`playout`], [`eval`] (static evaluation of cut playouts) with [`knowledge`] (its
+//! patterns) and [`losing`] (the evaluation of losing checkers), `tables` (endgame table
+//! probes in the tree, at the cut and at the root), [`solver`], [`time`] (time manager),
+//! [`report`] (pv, scores), [`node`] and [`tree`] (the node arena) and [`plain`] (the
+//! plain-UCT baseline opponent).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -38,6 +40,7 @@ pub mod report;
 pub mod searcher;
 pub mod solver;
 mod state;
+pub mod tables;
 pub mod time;
 pub mod tree;
 pub mod uct;
@@ -127,6 +130,8 @@ pub struct SearchInfo {
     pub nodes: u64,
     /// Iterations per second.
     pub nps: u64,
+    /// Endgame table probes so far; `None` when the search uses no tables.
+    pub tbhits: Option<u64>,
     /// Time since the search started.
     pub time: Duration,
     /// The score of this line.

@@ -46,10 +46,15 @@ pub enum OptionKind {
         /// Every accepted value, in the order announced.
         vars: &'static [&'static str],
     },
+    /// Free text (a path).
+    String {
+        /// The value at start-up.
+        default: &'static str,
+    },
 }
 
 /// A parsed, range-checked option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     /// A check value.
     Check(bool),
@@ -59,6 +64,8 @@ pub enum OptionValue {
     Press,
     /// A combo value, spelled as the option announces it.
     Combo(&'static str),
+    /// A string value (empty: none).
+    Text(String),
 }
 
 /// A type a knob can have: how it is announced and how a protocol value is stored into it.

@@ -14,6 +14,8 @@ use crate::board::{
 };
 use crate::search::eval;
 use crate::search::node::SCALE;
+use crate::search::tables::Tables;
+use crate::tablebase::Value;
 use crate::types::{Color, Move};
 
 /// How a playout ended, from the view of the side to move where it started.
@@ -46,6 +48,8 @@ fn below(rng: &mut Xoshiro256PlusPlus, n: u32) -> u32 {
 #[derive(Debug, Default)]
 pub struct Playout {
     list: MoveList,
+    /// Table probes at cuts since [`Playout::take_tbhits`].
+    tbhits: u64,
 }
 
 impl Playout {
@@ -53,7 +57,13 @@ impl Playout {
     pub fn new() -> Playout {
         Playout {
             list: MoveList::new(),
+            tbhits: 0,
         }
+    }
+
+    /// The table probes made since the last call.
+    pub fn take_tbhits(&mut self) -> u64 {
+        std::mem::take(&mut self.tbhits)
     }
 
     /// A uniformly random legal move of `pos`; `None` when the side to move has none.
@@ -100,7 +110,9 @@ impl Playout {
 
     /// Like [`Playout::run`], but after `cut` plies (and once no capture is pending, within
     /// [`QUIESCENCE_PLIES`] more) the position is scored by [`eval::evaluate`] instead of
-    /// played out: a [`PlayoutEnd::Scored`] from the starting side's view.
+    /// played out: a [`PlayoutEnd::Scored`] from the starting side's view. A position at the
+    /// cut that `tables` cover (captures pending or not) takes the table's exact result at
+    /// its clock instead.
     pub fn run_cut(
         &mut self,
         mut pos: Position,
@@ -108,13 +120,20 @@ impl Playout {
         rules: &Rules,
         rng: &mut Xoshiro256PlusPlus,
         cut: u32,
+        tables: Option<&Tables>,
     ) -> (PlayoutEnd, u32) {
         let start = pos.side_to_move();
         let draw = rules.draw_half_moves;
         let limit = cut + QUIESCENCE_PLIES;
         for ply in 0..limit {
-            if ply >= cut && !has_captures(&pos, rules) {
-                return (score_for(&pos, rules, start), ply);
+            if ply >= cut {
+                if let Some(value) = tables.and_then(|t| t.probe(&pos, clock)) {
+                    self.tbhits += 1;
+                    return (tabled(value, &pos, start), ply);
+                }
+                if !has_captures(&pos, rules) {
+                    return (score_for(&pos, rules, start), ply);
+                }
             }
             let Some(mv) = self.random_move(&pos, rules, rng) else {
                 return (stuck(&pos, rules, start), ply);
@@ -138,6 +157,18 @@ fn score_for(pos: &Position, rules: &Rules, start: Color) -> PlayoutEnd {
     } else {
         SCALE - v
     })
+}
+
+/// The table's `value` of `pos` (for its side to move) as a result for `start`.
+#[inline]
+fn tabled(value: Value, pos: &Position, start: Color) -> PlayoutEnd {
+    let mover = pos.side_to_move() == start;
+    match value {
+        Value::Draw => PlayoutEnd::Draw,
+        Value::Win(_) if mover => PlayoutEnd::Win,
+        Value::Loss(_) if !mover => PlayoutEnd::Win,
+        _ => PlayoutEnd::Loss,
+    }
 }
 
 /// The result, from `start`'s view, when the side to move at `pos` has no legal move: it lost

@@ -11,6 +11,7 @@ use crate::board::{generate_moves, MoveList, Position, Rules};
 use crate::search::eval;
 use crate::search::node::{Node, PackedMove};
 use crate::search::solver::Proof;
+use crate::search::tables::{self, TABLED, TB_WIN_CP};
 use crate::search::tree::Tree;
 use crate::search::{Score, SearchOutcome};
 use crate::types::Move;
@@ -198,6 +199,16 @@ pub fn pv(tree: &Tree, first: u32, root_pos: &Position, rules: &Rules, solver: b
 /// The score of a root child, from the root mover's view.
 pub fn score(node: &Node, solver: bool) -> Score {
     match node.proof() {
+        // A tabled result: plies from the root to the conversion, counted down from far
+        // above any evaluation (see `tables::TB_WIN_CP`).
+        Some(Proof::Win(p) | Proof::Loss(p)) if solver && tables::tabled_plies(p).is_some() => {
+            let cp = TB_WIN_CP - i32::from(p - TABLED) - 1;
+            Score::Cp(if matches!(node.proof(), Some(Proof::Win(_))) {
+                cp
+            } else {
+                -cp
+            })
+        }
         // A win `p` plies after the child: the root mover's moves are `p / 2 + 1`.
         Some(Proof::Win(p)) if solver => Score::Mate(p as i32 / 2 + 1),
         // A loss `p` plies after the child: the opponent makes `(p + 1) / 2` moves. Under
@@ -222,6 +233,8 @@ pub fn cp(q: f64) -> i32 {
 pub fn wdl(node: &Node, solver: bool, draw_rate: f64) -> [u32; 3] {
     match (node.proof(), score(node, solver)) {
         (Some(Proof::Draw), _) if solver => [0, 1000, 0],
+        (Some(Proof::Win(_)), _) if solver => [1000, 0, 0],
+        (Some(Proof::Loss(_)), _) if solver => [0, 0, 1000],
         (_, Score::Mate(m)) if m > 0 => [1000, 0, 0],
         (_, Score::Mate(_)) => [0, 0, 1000],
         (_, Score::Cp(c)) => wdl_of_cp(c, draw_rate),

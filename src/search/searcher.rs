@@ -2,6 +2,7 @@
 //! next) and the decision to re-root it at the new position, to start afresh, or to search on.
 //! The iterations themselves are run by the [`driver`](super::driver).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::{Game, GameResult, Position, Rules};
@@ -9,6 +10,7 @@ use crate::search::driver::{self, Answer, Compaction};
 use crate::search::node::PackedMove;
 use crate::search::params::Behaviour;
 use crate::search::state::SearchState;
+use crate::search::tables::Tables;
 use crate::search::tree::{Tree, TreeStats};
 use crate::search::{report, time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
 use crate::types::Move;
@@ -31,6 +33,8 @@ pub struct Searcher {
     last: Option<RootKey>,
     /// How long compacting the tree takes, learned from the last compactions.
     compaction: Compaction,
+    /// The endgame tables the search probes, if any.
+    tables: Option<Arc<Tables>>,
 }
 
 impl Searcher {
@@ -41,6 +45,22 @@ impl Searcher {
             tree: Tree::with_budget(hash_bytes(config.hash_mib)),
             last: None,
             compaction: Compaction::default(),
+            tables: None,
+        }
+    }
+
+    /// Sets the endgame tables the next searches probe (`None`: none). Other tables than
+    /// before start a fresh tree: proofs from tables are exact, but the tree should not mix
+    /// what it learned with and without them.
+    pub fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
+        let same = match (&self.tables, &tables) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.same_as(b),
+            _ => false,
+        };
+        if !same {
+            self.last = None;
+            self.tables = tables;
         }
     }
 
@@ -123,7 +143,8 @@ impl Searcher {
             }
             None => self.tree.clear(),
         }
-        let mut state = SearchState::new(&self.config, game, started);
+        let tables = self.tables.clone().filter(|_| !self.config.plain_uct);
+        let mut state = SearchState::new(&self.config, game, started, tables);
         let mut workers = state.workers(behaviour.threads);
         if !self.tree.root().is_expanded()
             && !workers[0].expand(&self.tree, 0, game.position(), game.rules())
@@ -139,7 +160,29 @@ impl Searcher {
                 ..none
             };
         }
-        let mut candidates = state.mask_root(&self.tree, &limits.searchmoves);
+        // A tabled root plays only moves that keep its result (see `Tables::root`).
+        let tabled = state
+            .tables()
+            .and_then(|t| t.root(game.position(), game.rules(), game.clock()));
+        let mut candidates = 0;
+        if let Some(root) = &tabled {
+            state.add_root_tbhits(root.probes);
+            let keep: Vec<Move> = match limits.searchmoves.as_slice() {
+                [] => root.moves.clone(),
+                listed => root
+                    .moves
+                    .iter()
+                    .copied()
+                    .filter(|m| listed.contains(m))
+                    .collect(),
+            };
+            if !keep.is_empty() {
+                candidates = state.mask_root(&self.tree, &keep);
+            }
+        }
+        if candidates == 0 {
+            candidates = state.mask_root(&self.tree, &limits.searchmoves);
+        }
         if candidates == 0 {
             // No legal move among `searchmoves`: search them all rather than give up.
             candidates = state.mask_root(&self.tree, &[]);
@@ -174,6 +217,11 @@ impl Searcher {
         }
         for info in state.infos(&self.tree) {
             report(SearchEvent::Info(info));
+        }
+        if let Some(e) = state.tables().and_then(Tables::new_failure) {
+            report(SearchEvent::Message(format!(
+                "error: {e}; the search goes on without that table"
+            )));
         }
         let outcome = state.outcome(&self.tree);
         if behaviour.reuse_tree {

@@ -6,6 +6,7 @@
 //! [`ThreadStats`], which thread 0 sums for `info`.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rand::SeedableRng;
@@ -13,6 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{Game, Position, Rules};
 use crate::search::padded::CachePadded;
+use crate::search::tables::Tables;
 use crate::search::tree::Tree;
 use crate::search::uct::{Params, Worker};
 use crate::search::{report, solver, time, Limits, Score, SearchConfig, SearchInfo, SearchOutcome};
@@ -30,6 +32,10 @@ pub(super) struct SearchState {
     seed: u64,
     /// Root children that may be played (by index in the block); empty: all.
     allowed: Vec<bool>,
+    /// The endgame tables, when the search uses them.
+    tables: Option<Arc<Tables>>,
+    /// Table probes made at the root, before the threads started.
+    root_tbhits: u64,
     /// One per search thread.
     stats: Vec<ThreadStats>,
     pub(super) start: Instant,
@@ -53,6 +59,8 @@ struct ThreadStats {
     seldepth: AtomicU32,
     /// Iterations of the `nodes` limit claimed by this thread and not done yet.
     granted: AtomicU64,
+    /// Table probes.
+    tbhits: AtomicU64,
 }
 
 impl ThreadStats {
@@ -79,8 +87,13 @@ pub(super) enum StepResult {
 }
 
 impl SearchState {
-    /// The state of a search of `game` that began at `start`.
-    pub(super) fn new(config: &SearchConfig, game: &Game, start: Instant) -> SearchState {
+    /// The state of a search of `game` that began at `start`, probing `tables` if any.
+    pub(super) fn new(
+        config: &SearchConfig,
+        game: &Game,
+        start: Instant,
+        tables: Option<Arc<Tables>>,
+    ) -> SearchState {
         SearchState {
             params: Params::of(config),
             rules: *game.rules(),
@@ -89,6 +102,8 @@ impl SearchState {
             multipv: config.multipv.max(1),
             seed: config.seed,
             allowed: Vec::new(),
+            tables,
+            root_tbhits: 0,
             stats: vec![ThreadStats::default()],
             start,
             claimed: CachePadded(AtomicU64::new(0)),
@@ -115,6 +130,23 @@ impl SearchState {
                 }
             })
             .collect()
+    }
+
+    /// The tables the search probes.
+    pub(super) fn tables(&self) -> Option<&Tables> {
+        self.tables.as_deref()
+    }
+
+    /// Counts probes made at the root.
+    pub(super) fn add_root_tbhits(&mut self, n: u64) {
+        self.root_tbhits += n;
+    }
+
+    /// Table probes so far (all threads), when the search uses tables.
+    fn tbhits(&self) -> Option<u64> {
+        self.tables.as_ref()?;
+        let threads: u64 = self.stats.iter().map(|t| t.tbhits.load(Relaxed)).sum();
+        Some(self.root_tbhits + threads)
     }
 
     /// Iterations done so far (all threads).
@@ -167,8 +199,12 @@ impl SearchState {
             &self.pos,
             self.clock,
             &self.allowed,
+            self.tables.as_deref(),
         );
         ThreadStats::bump(&mine.iterations, 1);
+        if self.tables.is_some() {
+            ThreadStats::bump(&mine.tbhits, worker.take_tbhits());
+        }
         ThreadStats::bump(&mine.depth_sum, iteration.depth as u64);
         if iteration.depth > mine.seldepth.load(Relaxed) {
             mine.seldepth.store(iteration.depth, Relaxed);
@@ -258,6 +294,7 @@ impl SearchState {
             .max()
             .unwrap_or(0);
         let depth = self.depth();
+        let tbhits = self.tbhits();
         let draw_rate = report::draw_rate(&self.pos, &self.rules, self.clock);
         report::ranked(tree, 0, solver, &self.allowed, self.rank())
             .into_iter()
@@ -271,6 +308,7 @@ impl SearchState {
                     seldepth: seldepth.max(depth),
                     nodes: iterations,
                     nps,
+                    tbhits,
                     time,
                     score: report::score(node, solver),
                     wdl: Some(report::wdl(node, solver, draw_rate)),

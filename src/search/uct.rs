@@ -9,6 +9,7 @@ use crate::search::eval::{self, CAPTURE_LOOKAHEAD};
 use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
 use crate::search::playout::{Playout, PlayoutEnd};
 use crate::search::solver::Proof;
+use crate::search::tables::{self, Tables};
 use crate::search::tree::Tree;
 use crate::search::{plain, SearchConfig};
 
@@ -120,6 +121,8 @@ pub struct Worker {
     /// Other threads share the tree: count visits on the way down (virtual loss) and add
     /// with atomic read-modify-writes.
     shared: bool,
+    /// Table probes made (in the tree and at playout cuts) since [`Worker::take_tbhits`].
+    tbhits: u64,
 }
 
 impl Worker {
@@ -132,6 +135,7 @@ impl Worker {
             quiet: (0..CAPTURE_LOOKAHEAD).map(|_| MoveList::new()).collect(),
             path: Vec::with_capacity(256),
             shared: false,
+            tbhits: 0,
         }
     }
 
@@ -151,8 +155,16 @@ impl Worker {
         expand_with(tree, index, &self.list, evaluate) == Expansion::Done
     }
 
+    /// The table probes made since the last call.
+    pub fn take_tbhits(&mut self) -> u64 {
+        std::mem::take(&mut self.tbhits)
+    }
+
     /// Runs one iteration from the root (position `root_pos`, clock `root_clock`).
     /// `allowed` filters the root's children (by index in the block); empty allows all.
+    /// With `tables`, a covered leaf below the root is proven by a probe at its own clock,
+    /// and a cut playout that ends in a covered position takes the table's result.
+    #[allow(clippy::too_many_arguments)]
     pub fn iterate(
         &mut self,
         tree: &Tree,
@@ -161,6 +173,7 @@ impl Worker {
         root_pos: &Position,
         root_clock: u32,
         allowed: &[bool],
+        tables: Option<&Tables>,
     ) -> Iteration {
         let mut pos = *root_pos;
         let mut clock = root_clock;
@@ -214,6 +227,18 @@ impl Worker {
                 node.set_proof(Proof::Draw);
                 break Leaf::Proven(DRAW);
             }
+            // A covered position is known exactly: proven, never expanded. The root still
+            // chooses its move (see `Tables::root`).
+            if let Some(value) = tables
+                .filter(|_| index != 0)
+                .and_then(|t| t.probe(&pos, clock))
+            {
+                self.tbhits += 1;
+                // Below the root a zero clock means the move into the node zeroed it.
+                let proof = tables::proof_of(value, clock == 0);
+                node.set_proof(proof);
+                break Leaf::Proven(proof.value());
+            }
             // Visits before this iteration (a shared tree counted this one on the way down).
             // A leaf is expanded from its second visit on: the first is a playout.
             let before = node.visits().saturating_sub(self.shared as u32);
@@ -238,10 +263,11 @@ impl Worker {
             // evaluation once pending captures are played out, and real tactics are left to
             // the tree and the solver.
             let (end, _) = if params.eval_cut > 0 && eval::dead_draw(&pos, rules) {
-                self.playout.run_cut(pos, clock, rules, &mut self.rng, 0)
+                self.playout
+                    .run_cut(pos, clock, rules, &mut self.rng, 0, tables)
             } else if params.eval_cut > 0 {
                 self.playout
-                    .run_cut(pos, clock, rules, &mut self.rng, params.eval_cut)
+                    .run_cut(pos, clock, rules, &mut self.rng, params.eval_cut, tables)
             } else {
                 self.playout
                     .run(pos, clock, rules, &mut self.rng, params.playout_plies)
@@ -256,6 +282,7 @@ impl Worker {
                 PlayoutEnd::Scored(v) => Leaf::Scored(SCALE - v),
             };
         };
+        self.tbhits += self.playout.take_tbhits();
         let depth = self.path.len() as u32 - 1;
         let outcome = match leaf {
             Leaf::Known(v) | Leaf::Proven(v) => {
@@ -587,7 +614,7 @@ mod tests {
         let search = |mut worker: Worker| {
             let tree = Tree::with_budget(1 << 22);
             for _ in 0..5000 {
-                worker.iterate(&tree, &params, &rules, &pos, 0, &[]);
+                worker.iterate(&tree, &params, &rules, &pos, 0, &[], None);
             }
             let mut stats = Vec::new();
             let mut stack = vec![0u32];
@@ -643,7 +670,7 @@ mod tests {
         let mut worker = Worker::new(Xoshiro256PlusPlus::seed_from_u64(5));
         assert!(worker.expand(&tree, 0, &pos, &rules));
         for _ in 0..3000 {
-            worker.iterate(&tree, &params, &rules, &pos, 0, &[]);
+            worker.iterate(&tree, &params, &rules, &pos, 0, &[], None);
         }
         assert!(check_minimax(&tree, 0) > 100);
         let best = tree

@@ -227,6 +227,23 @@ pub fn read(dir: &Path, material: Material, rules: &Rules) -> Result<Vec<u8>, Tb
     Ok(data)
 }
 
+/// Refuses a file whose length is not what its header implies (truncated or padded), from
+/// its size on disk, without reading it.
+pub fn check_length(path: &Path, header: &Header) -> Result<(), TbError> {
+    let found = fs::metadata(path).map_err(|e| TbError::io(path, &e))?.len();
+    let expected = u64::from(header.halves)
+        .checked_mul(header.entries)
+        .and_then(|n| n.checked_add(HEADER_LEN as u64));
+    if Some(found) != expected {
+        return Err(TbError::Length {
+            path: path.to_path_buf(),
+            found,
+            expected: expected.unwrap_or(u64::MAX),
+        });
+    }
+    Ok(())
+}
+
 /// Refuses a header built for other rules than `rules`.
 pub fn check_rules(path: &Path, header: &Header, rules: &Rules) -> Result<(), TbError> {
     if header.rules != *rules {

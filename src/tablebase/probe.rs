@@ -31,8 +31,10 @@ pub struct Tablebase {
 }
 
 impl Tablebase {
-    /// Opens `dir` for `rules` (switches and draw rule). Reads only the file headers: refuses a
-    /// missing directory, one without tables and one holding tables of other rules.
+    /// Opens `dir` for `rules` (switches and draw rule). Reads only the file headers and
+    /// sizes: refuses a missing directory, one without tables, one holding tables of other
+    /// rules and a file of the wrong length. A file whose contents are corrupt is refused when
+    /// first probed (its checksum is checked as it is read).
     pub fn open(dir: &Path, rules: &Rules) -> Result<Tablebase, TbError> {
         let files = format::scan(dir)?;
         if files.is_empty() {
@@ -41,6 +43,7 @@ impl Tablebase {
         let mut max_pieces = 0;
         for (path, header) in &files {
             format::check_rules(path, header, rules)?;
+            format::check_length(path, header)?;
             max_pieces = max_pieces.max(header.material.pieces());
         }
         Ok(Tablebase {

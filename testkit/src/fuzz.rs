@@ -560,6 +560,25 @@ pub fn reply_form(line: &str) -> Result<(), String> {
                 Err("spin default outside min..max".into())
             }
         }
+        ["option", "name", n, "type", "combo", "default", d, vars @ ..] => {
+            nonempty(n)?;
+            // `var <v>` pairs, the default among them.
+            let values: Vec<&str> = vars
+                .chunks(2)
+                .filter_map(|p| match p {
+                    ["var", v] => Some(*v),
+                    _ => None,
+                })
+                .collect();
+            if values.len() * 2 != vars.len() || !values.contains(d) {
+                return Err("combo without its default among var values".into());
+            }
+            Ok(())
+        }
+        ["option", "name", n, "type", "string", "default", d @ ..] => {
+            nonempty(n)?;
+            nonempty(&d.join(" "))
+        }
         ["info", "string", rest @ ..] => nonempty(&rest.join(" ")),
         ["info", "depth", ..] => info_form(&w),
         ["bestmove", "none"] => Ok(()),
@@ -632,11 +651,15 @@ fn int(s: &str) -> Result<i64, String> {
 pub fn move_form(m: &str) -> Result<(), String> {
     let sep = if m.contains('x') { 'x' } else { '-' };
     let parts: Vec<&str> = m.split(sep).collect();
+    // Square numbers, or algebraic squares under `Notation algebraic`.
     let ok = parts.len() >= 2
         && (sep == 'x' || parts.len() == 2)
-        && parts
+        && (parts
             .iter()
-            .all(|p| nat(p).is_ok_and(|n| (1..=32).contains(&n)));
+            .all(|p| nat(p).is_ok_and(|n| (1..=32).contains(&n)))
+            || parts
+                .iter()
+                .all(|p| buffgreen::types::Square::from_algebraic(p).is_ok()));
     if ok {
         Ok(())
     } else {
@@ -677,9 +700,14 @@ fn info_form(w: &[&str]) -> Result<(), String> {
         }
         i += 4;
     }
-    for name in ["nodes", "nps", "time"] {
+    for name in ["nodes", "nps"] {
         field(w, name, &mut i)?;
     }
+    // Only with endgame tables.
+    if w.get(i) == Some(&"tbhits") {
+        field(w, "tbhits", &mut i)?;
+    }
+    field(w, "time", &mut i)?;
     match w.get(i) {
         None => Ok(()),
         Some(&"pv") if i + 1 < w.len() => w[i + 1..].iter().try_for_each(|m| move_form(m)),

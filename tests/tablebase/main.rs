@@ -1,11 +1,14 @@
 //! Endgame tablebases: the built tables against an independent solver (`agreement`), `tb
 //! verify` on 4-piece tables (`consistency`), and `tb probe` lines and errors from the binary
-//! (`scenarios`). One test binary keeps the release build's link steps few.
+//! (`scenarios`), and the engine searching with them (`search`). One test binary keeps the
+//! release build's link steps few.
 
 mod agreement;
 use buffgreen_testkit::reference as common;
 mod consistency;
+use buffgreen_testkit::protocol as protocol_support;
 mod scenarios;
+mod search;
 mod solver;
 
 use std::path::PathBuf;

@@ -49,7 +49,7 @@ fn error(dir: &Path, fen: &str, extra: &[&str]) -> String {
 }
 
 /// A fresh copy of a table directory to damage.
-fn copy_of(dir: &Path, name: &str) -> PathBuf {
+pub fn copy_of(dir: &Path, name: &str) -> PathBuf {
     let to = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&to);
     std::fs::create_dir_all(&to).expect("mkdir");

@@ -1,0 +1,191 @@
+//! The search's use of the endgame tables: which positions it probes, what a probe means to
+//! the solver, and which root moves keep a tabled result.
+//!
+//! A probe answers for the side to move at the node's own no-progress clock (a win whose
+//! conversion does not fit the clock is a draw there). Proofs from the tables count plies to
+//! the winning conversion, not to the end of the game: they are stored from [`TABLED`] plies
+//! on, so every proven mate ranks before them and the report tells them apart.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
+use crate::search::solver::Proof;
+use crate::tablebase::{Tablebase, TbError, Value};
+use crate::types::Move;
+
+/// Plies of a proof that comes from the tables start here (see the module comment).
+pub const TABLED: u16 = 0x2000;
+
+/// The score, in centi-men, of a tabled win with no ply to go: the report gives a tabled win
+/// `d` plies before its conversion as `TB_WIN_CP - d` (a tabled loss as its negative), far
+/// above any evaluation and below nothing but `mate`, as Stockfish reports its tables.
+pub const TB_WIN_CP: i32 = 20_000;
+
+/// Opened tables and how far the search may use them.
+#[derive(Debug)]
+pub struct Tables {
+    tb: Arc<Tablebase>,
+    /// Positions with at most this many pieces are probed.
+    pieces: u32,
+    /// The first failure of a slice file met while probing (read lazily), to report once.
+    failure: Mutex<Option<TbError>>,
+    reported: AtomicBool,
+}
+
+/// What the tables say about the root and which of its moves keep it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootTable {
+    /// The root's value at its clock.
+    pub value: Value,
+    /// The moves that keep it (see [`Tables::root`]).
+    pub moves: Vec<Move>,
+    /// Probes made.
+    pub probes: u64,
+}
+
+impl Tables {
+    /// The search's view of `tb`, probing positions of at most `pieces` pieces (and no more
+    /// than the tables hold); `None` when that leaves nothing to probe.
+    pub fn new(tb: Arc<Tablebase>, pieces: u32) -> Option<Tables> {
+        let pieces = pieces.min(tb.max_pieces());
+        (pieces >= 2).then(|| Tables {
+            tb,
+            pieces,
+            failure: Mutex::new(None),
+            reported: AtomicBool::new(false),
+        })
+    }
+
+    /// True when `self` probes the same tables as far as `other` does.
+    pub fn same_as(&self, other: &Tables) -> bool {
+        Arc::ptr_eq(&self.tb, &other.tb) && self.pieces == other.pieces
+    }
+
+    /// The most pieces a probed position has.
+    pub fn pieces(&self) -> u32 {
+        self.pieces
+    }
+
+    /// True when positions like `pos` are probed.
+    #[inline]
+    pub fn covers(&self, pos: &Position) -> bool {
+        pos.occupied().count() <= self.pieces && self.tb.covers(pos)
+    }
+
+    /// The result of `pos` at no-progress clock `clock` for its side to move, when covered
+    /// (a slice file that fails to load is taken as not covered, and remembered).
+    #[inline]
+    pub fn probe(&self, pos: &Position, clock: u32) -> Option<Value> {
+        if !self.covers(pos) {
+            return None;
+        }
+        match self.tb.probe_at(pos, clock) {
+            Ok(v) => Some(v),
+            Err(TbError::NotCovered(_)) => None,
+            Err(e) => {
+                let mut failure = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+                failure.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    /// The first slice failure not reported yet (reported once per opened tables).
+    pub fn new_failure(&self) -> Option<TbError> {
+        let failure = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+        let e = failure.clone()?;
+        (!self.reported.swap(true, Ordering::Relaxed)).then_some(e)
+    }
+
+    /// The root's tabled value at `clock` and the moves that keep it, when the root is
+    /// covered: for a win, the moves of the fastest conversion (so the win always converts
+    /// within the clock, even without a draw rule); for a draw, every move that keeps the
+    /// draw; for a loss, the moves that put the conversion off longest. A move's cost is 1
+    /// when it captures or crowns (the clock restarts) and `d' + 1` otherwise, with `d'` the
+    /// opponent's distance after it, as the tables count.
+    pub fn root(&self, pos: &Position, rules: &Rules, clock: u32) -> Option<RootTable> {
+        let value = self.probe(pos, clock)?;
+        let mut list = MoveList::new();
+        generate_moves(pos, rules, &mut list);
+        let mut probes = 1;
+        let mut keyed = Vec::with_capacity(list.len());
+        for &mv in list.iter() {
+            let mut next = *pos;
+            next.play_unchecked(mv);
+            let after = next_clock(mv, clock);
+            probes += 1;
+            // Pieces never come back: every successor of a covered position is covered (or
+            // has no move: it took the last piece), unless a slice failed to load; then the
+            // root is searched as usual.
+            let v = if has_moves(&next, rules) {
+                self.probe(&next, after)?
+            } else {
+                Value::Loss(0)
+            };
+            let cost = |d: u32| if after == 0 { 1 } else { d + 1 };
+            // The key orders the moves that keep the result, best first.
+            let key = match (value, v) {
+                (Value::Win(_), Value::Loss(d)) => Some(cost(d)),
+                (Value::Draw, Value::Draw) => Some(0),
+                (Value::Loss(_), Value::Win(d)) => Some(u32::MAX - cost(d)),
+                _ => None,
+            };
+            if let Some(key) = key {
+                keyed.push((key, mv));
+            }
+        }
+        let best = keyed.iter().map(|k| k.0).min()?;
+        let moves = keyed
+            .into_iter()
+            .filter(|k| k.0 == best)
+            .map(|k| k.1)
+            .collect();
+        Some(RootTable {
+            value,
+            moves,
+            probes,
+        })
+    }
+}
+
+/// The proof a tabled `value` of a node's position (for its side to move) gives the node,
+/// whose proofs are from the view of the player who moved into it. `zeroed`: the move into
+/// the node captured or crowned, so it was itself the conversion (0 plies from the node).
+#[inline]
+pub fn proof_of(value: Value, zeroed: bool) -> Proof {
+    let plies = |d: u32| {
+        TABLED
+            + if zeroed {
+                0
+            } else {
+                d.min(u32::from(TABLED) - 1) as u16
+            }
+    };
+    match value {
+        Value::Win(d) => Proof::Loss(plies(d)),
+        Value::Loss(d) => Proof::Win(plies(d)),
+        Value::Draw => Proof::Draw,
+    }
+}
+
+/// Plies from a node to the tabled conversion its proof stands on, when it stands on one.
+#[inline]
+pub fn tabled_plies(plies: u16) -> Option<u16> {
+    plies.checked_sub(TABLED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proofs_take_the_movers_view_and_the_tabled_range() {
+        assert_eq!(proof_of(Value::Win(3), false), Proof::Loss(TABLED + 3));
+        assert_eq!(proof_of(Value::Win(3), true), Proof::Loss(TABLED));
+        assert_eq!(proof_of(Value::Loss(5), false), Proof::Win(TABLED + 5));
+        assert_eq!(proof_of(Value::Draw, true), Proof::Draw);
+        assert_eq!(tabled_plies(TABLED + 7), Some(7));
+        assert_eq!(tabled_plies(40), None);
+    }
+}

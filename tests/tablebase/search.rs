@@ -1,0 +1,419 @@
+//! The engine with tables: `TablebasePath` accepted or refused with exact lines (through the
+//! binary), the move at a tabled root checked against the table, `tbhits`, and a search just
+//! above the tabled size that finds a forced conversion into a tabled win.
+
+use std::path::Path;
+use std::sync::mpsc;
+
+use buffgreen::board::{fen, generate_moves, has_captures, next_clock, MoveList, Position, Rules};
+use buffgreen::engine::{Engine, GoRequest, StartPosition};
+use buffgreen::search::{Limits, Score, SearchEvent};
+use buffgreen::tablebase::{format, Tablebase, Value};
+use buffgreen::types::Move;
+
+use crate::protocol_support::Engine as Process;
+use crate::tables;
+
+fn text(dir: &Path) -> &str {
+    dir.to_str().expect("utf-8 path")
+}
+
+/// Positions of `pieces` pieces (both sides having one, no man on its crowning row), drawn
+/// from a fixed pseudo-random sequence, side to move alternating.
+fn positions(pieces: usize, seed: u64) -> impl Iterator<Item = Position> {
+    let mut state = seed;
+    let mut next = move || {
+        // xorshift64*
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    std::iter::from_fn(move || loop {
+        let mut squares: Vec<u64> = Vec::new();
+        while squares.len() < pieces {
+            let s = next() % 32 + 1;
+            if !squares.contains(&s) {
+                squares.push(s);
+            }
+        }
+        let (mut white, mut black) = (Vec::new(), Vec::new());
+        for (k, &s) in squares.iter().enumerate() {
+            let king = next() % 2 == 0;
+            let is_white = k == 0 || (k > 1 && next() % 2 == 0);
+            // Black men crown on 29-32, White men on 1-4.
+            if !king && ((is_white && s <= 4) || (!is_white && s >= 29)) {
+                continue;
+            }
+            let p = if king { format!("K{s}") } else { s.to_string() };
+            if is_white {
+                white.push(p)
+            } else {
+                black.push(p)
+            }
+        }
+        if white.is_empty() || black.is_empty() || white.len() + black.len() != pieces {
+            continue;
+        }
+        let side = if next() % 2 == 0 { "W" } else { "B" };
+        let f = format!("{side}:W{}:B{}", white.join(","), black.join(","));
+        if let Ok(pos) = fen::parse(&f) {
+            return Some(pos);
+        }
+    })
+}
+
+/// The move the engine plays at `pos` (clock 0) with `go nodes <nodes>` and tables at `dir`,
+/// and the score of its last `info` line.
+fn play(dir: &Path, pos: &Position, nodes: u64) -> (Option<Move>, Option<Score>, Option<u64>) {
+    let mut e = Engine::new();
+    e.set_option("TablebasePath", Some(text(dir)))
+        .expect("tables open");
+    e.set_position(&StartPosition::Fen(fen::write(pos)), &[])
+        .expect("position");
+    let (tx, rx) = mpsc::channel();
+    let (itx, irx) = mpsc::channel();
+    e.go(
+        GoRequest {
+            limits: Limits::nodes(nodes),
+            searchmoves: vec![],
+        },
+        Box::new(move |ev| {
+            if let SearchEvent::Info(i) = ev {
+                let _ = itx.send((i.score, i.tbhits));
+            }
+        }),
+        Box::new(move |o| {
+            let _ = tx.send(o.best);
+        }),
+    )
+    .expect("go");
+    e.wait();
+    let best = rx.recv().expect("an answer");
+    let last = irx.try_iter().last();
+    (best, last.map(|l| l.0), last.and_then(|l| l.1))
+}
+
+/// The table's value, for the side to move there, of the position after `mv` at `pos`
+/// (clock 0), at the clock after the move.
+fn after(tb: &Tablebase, pos: &Position, mv: Move) -> Value {
+    let mut next = *pos;
+    next.play_unchecked(mv);
+    tb.probe_at(&next, next_clock(mv, 0)).expect("covered")
+}
+
+fn moves(pos: &Position, rules: &Rules) -> Vec<Move> {
+    let mut list = MoveList::new();
+    generate_moves(pos, rules, &mut list);
+    list.iter().copied().collect()
+}
+
+#[test]
+fn at_a_tabled_root_the_engine_keeps_the_result() {
+    let rules = Rules::default();
+    let dir = tables(4, &rules);
+    let tb = Tablebase::open(&dir, &rules).expect("open");
+    let (mut wins, mut draws) = (0, 0);
+    for pos in positions(4, 7).take(400) {
+        let value = tb.probe_at(&pos, 0).expect("covered");
+        let legal = moves(&pos, &rules);
+        if legal.len() < 2 || (value != Value::Draw && !matches!(value, Value::Win(_))) {
+            continue;
+        }
+        // Only positions where a wrong move exists test anything.
+        let keeps = |v: Value| match value {
+            Value::Draw => v == Value::Draw,
+            _ => matches!(v, Value::Loss(_)),
+        };
+        if legal.iter().all(|&m| keeps(after(&tb, &pos, m))) {
+            continue;
+        }
+        let (best, score, hits) = play(&dir, &pos, 300);
+        let best = best.unwrap_or_else(|| panic!("{}: no move", fen::write(&pos)));
+        let v = after(&tb, &pos, best);
+        assert!(keeps(v), "{}: {best} gives {v} ({value})", fen::write(&pos));
+        assert!(hits.is_some_and(|h| h > 0), "{hits:?}");
+        match value {
+            Value::Win(d) => {
+                // The fastest conversion: the move's cost is the root's distance.
+                let cost = if next_clock(best, 0) == 0 {
+                    1
+                } else {
+                    match v {
+                        Value::Loss(d2) => d2 + 1,
+                        _ => unreachable!(),
+                    }
+                };
+                assert_eq!(cost, d, "{}: {best}", fen::write(&pos));
+                // Taking the last piece (or blocking the rest) is a mate the search sees.
+                let want = if v == Value::Loss(0) {
+                    Score::Mate(1)
+                } else {
+                    Score::Cp(20_000 - d as i32)
+                };
+                assert_eq!(score, Some(want), "{}", fen::write(&pos));
+                wins += 1;
+            }
+            _ => {
+                assert_eq!(score, Some(Score::Cp(0)), "{}", fen::write(&pos));
+                draws += 1;
+            }
+        }
+    }
+    // The sample must hold both kinds, or the test tests nothing.
+    assert!(wins >= 10 && draws >= 5, "{wins} wins, {draws} draws");
+}
+
+/// Whether the side to move at `pos` (clock `clock`) forces, within `plies`, a position the
+/// tables say it wins: an independent AND-OR search over the move generator.
+fn forces_tabled_win(
+    tb: &Tablebase,
+    pos: &Position,
+    rules: &Rules,
+    clock: u32,
+    plies: u32,
+) -> bool {
+    let wins_after = |mv: Move| {
+        let mut next = *pos;
+        next.play_unchecked(mv);
+        let c = next_clock(mv, clock);
+        if tb.covers(&next) || moves(&next, rules).is_empty() {
+            return matches!(tb.probe_at(&next, c), Ok(Value::Loss(_)));
+        }
+        plies >= 2
+            && moves(&next, rules).into_iter().all(|reply| {
+                let mut then = next;
+                then.play_unchecked(reply);
+                let c2 = next_clock(reply, c);
+                if tb.covers(&then) {
+                    return matches!(tb.probe_at(&then, c2), Ok(Value::Win(_)));
+                }
+                forces_tabled_win(tb, &then, rules, c2, plies - 2)
+            })
+    };
+    plies >= 1 && moves(pos, rules).into_iter().any(wins_after)
+}
+
+#[test]
+fn just_above_the_tables_the_search_finds_the_conversion() {
+    let rules = Rules::default();
+    let dir = tables(4, &rules);
+    let tb = Tablebase::open(&dir, &rules).expect("open");
+    let mut checked = 0;
+    for pos in positions(5, 11).take(3000) {
+        // No capture now: the conversion is a few plies away, and some moves miss it.
+        if has_captures(&pos, &rules) || !forces_tabled_win(&tb, &pos, &rules, 0, 3) {
+            continue;
+        }
+        let legal = moves(&pos, &rules);
+        let winning: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut next = pos;
+                next.play_unchecked(m);
+                let c = next_clock(m, 0);
+                moves(&next, &rules).is_empty()
+                    || moves(&next, &rules).into_iter().all(|r| {
+                        let mut then = next;
+                        then.play_unchecked(r);
+                        let c2 = next_clock(r, c);
+                        if tb.covers(&then) {
+                            matches!(tb.probe_at(&then, c2), Ok(Value::Win(_)))
+                        } else {
+                            forces_tabled_win(&tb, &then, &rules, c2, 1)
+                        }
+                    })
+            })
+            .collect();
+        if winning.len() == legal.len() {
+            continue;
+        }
+        let (best, score, hits) = play(&dir, &pos, 5_000);
+        let best = best.expect("a move");
+        assert!(
+            winning.contains(&best),
+            "{}: played {best}, winning {winning:?}",
+            fen::write(&pos)
+        );
+        assert!(
+            matches!(score, Some(Score::Cp(cp)) if cp > 19_000),
+            "{}: {score:?}",
+            fen::write(&pos)
+        );
+        assert!(hits.is_some_and(|h| h > 0));
+        checked += 1;
+        if checked == 5 {
+            break;
+        }
+    }
+    assert_eq!(checked, 5, "too few positions with a forced conversion");
+}
+
+/// The first table file of `dir`, by name (the one `TablebasePath` reports first).
+fn first_file(dir: &Path) -> std::path::PathBuf {
+    format::scan(dir).expect("scan")[0].0.clone()
+}
+
+#[test]
+fn tablebase_path_is_accepted_or_refused_with_one_line() {
+    let rules = Rules::default();
+    let dir = tables(3, &rules);
+    let english = tables(
+        3,
+        &Rules {
+            backward_capture: false,
+            long_kings: false,
+            ..rules
+        },
+    );
+    let tmp = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let empty = tmp.join("tb-search-empty");
+    let _ = std::fs::remove_dir_all(&empty);
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let short = crate::scenarios::copy_of(&dir, "tb-search-short");
+    let victim = first_file(&short);
+    let len = std::fs::metadata(&victim).expect("meta").len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&victim)
+        .and_then(|f| f.set_len(len - 1))
+        .expect("truncate");
+    let foreign = crate::scenarios::copy_of(&dir, "tb-search-foreign");
+    let alien = first_file(&foreign);
+    std::fs::write(&alien, b"not a table at all, just text").expect("write");
+
+    let mut e = Process::start();
+    let set = |e: &mut Process, d: &str| e.ask(&format!("setoption name TablebasePath value {d}"));
+    assert_eq!(
+        set(&mut e, "/no/such/dir"),
+        ["info string error: TablebasePath: tablebase directory /no/such/dir does not exist"]
+    );
+    assert_eq!(
+        set(&mut e, text(&empty)),
+        [format!(
+            "info string error: TablebasePath: no tablebase files in {}",
+            text(&empty)
+        )]
+    );
+    assert_eq!(
+        set(&mut e, text(&english)),
+        [format!(
+            "info string error: TablebasePath: {}: built for BackwardCapture=false LongKings=false \
+             DrawHalfMoves=80, not BackwardCapture=true LongKings=true DrawHalfMoves=80",
+            first_file(&english).display()
+        )]
+    );
+    assert_eq!(
+        set(&mut e, text(&short)),
+        [format!(
+            "info string error: TablebasePath: {}: truncated or padded: {} bytes, expected {len}",
+            victim.display(),
+            len - 1
+        )]
+    );
+    assert_eq!(
+        set(&mut e, text(&foreign)),
+        [format!(
+            "info string error: TablebasePath: {}: not a buffgreen tablebase file",
+            alien.display()
+        )]
+    );
+    // Nothing was taken: a search reports no probes.
+    let kk = "position fen W:WK4:BK7,K16";
+    e.send(kk);
+    e.send("go nodes 50");
+    let lines = e.until_bestmove();
+    assert!(lines.iter().all(|l| !l.contains(" tbhits ")), "{lines:?}");
+    // Good tables: no line; the search probes them.
+    assert_eq!(set(&mut e, text(&dir)), Vec::<String>::new());
+    e.send("go nodes 50");
+    let lines = e.until_bestmove();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info ") && l.contains(" tbhits ")),
+        "{lines:?}"
+    );
+    // A refused path keeps the tables there were.
+    assert_eq!(set(&mut e, "/no/such/dir").len(), 1);
+    // Other rules: one line, and the engine plays on without tables; back to the rules of
+    // the tables, they are used again.
+    assert_eq!(
+        e.ask("setoption name LongKings value false"),
+        [format!(
+            "info string error: TablebasePath: {}: built for BackwardCapture=true LongKings=true \
+             DrawHalfMoves=80, not BackwardCapture=true LongKings=false DrawHalfMoves=80; \
+             playing without tables",
+            first_file(&dir).display()
+        )]
+    );
+    e.send(kk);
+    e.send("go nodes 50");
+    let lines = e.until_bestmove();
+    assert!(lines.iter().all(|l| !l.contains(" tbhits ")), "{lines:?}");
+    assert_eq!(
+        e.ask("setoption name LongKings value true"),
+        Vec::<String>::new()
+    );
+    e.send(kk);
+    e.send("go nodes 50");
+    let lines = e.until_bestmove();
+    assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
+    assert_eq!(
+        e.ask("setoption name TablebasePath value <empty>"),
+        Vec::<String>::new()
+    );
+    e.send("go nodes 50");
+    let lines = e.until_bestmove();
+    assert!(lines.iter().all(|l| !l.contains(" tbhits ")), "{lines:?}");
+    let (_, status) = e.quit();
+    assert!(status.success());
+}
+
+#[test]
+fn a_corrupt_slice_is_reported_once_and_not_used() {
+    let rules = Rules::default();
+    let dir = crate::scenarios::copy_of(&tables(3, &rules), "tb-search-corrupt");
+    // Same length, one entry changed in every file: only the checksum can tell.
+    for (path, _) in format::scan(&dir).expect("scan") {
+        let mut bytes = std::fs::read(&path).expect("read");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, bytes).expect("write");
+    }
+    let mut e = Process::start();
+    assert_eq!(
+        e.ask(&format!(
+            "setoption name TablebasePath value {}",
+            text(&dir)
+        )),
+        Vec::<String>::new()
+    );
+    let mut said = Vec::new();
+    for _ in 0..2 {
+        e.send("position fen W:WK4:BK7,K16");
+        e.send("go nodes 200");
+        let lines = e.until_bestmove();
+        assert_legal(&lines, "W:WK4:BK7,K16", &rules);
+        said.extend(
+            lines
+                .into_iter()
+                .filter(|l| l.starts_with("info string error")),
+        );
+    }
+    assert_eq!(said.len(), 1, "{said:?}");
+    let prefix = format!("info string error: {}/", text(&dir));
+    let suffix = ": checksum mismatch (corrupt file); the search goes on without that table";
+    assert!(
+        said[0].starts_with(&prefix) && said[0].ends_with(suffix),
+        "{said:?}"
+    );
+    let (_, status) = e.quit();
+    assert!(status.success());
+}
+
+fn assert_legal(lines: &[String], fen_text: &str, rules: &Rules) {
+    let last = lines.last().expect("a bestmove line");
+    crate::protocol_support::assert_legal_bestmove(last, fen_text, rules);
+}
