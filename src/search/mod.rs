@@ -16,7 +16,7 @@
 //! limits and clock, compaction of a full tree), `state` (what the threads of one search
 //! share), [`uct`] (one iteration: selection, expansion, playout, backpropagation),
 //! [`playout`], [`eval`] (static evaluation of cut playouts) with [`knowledge`] (its
-//! patterns) and [`losing`] (the evaluation of losing checkers), `tables` (endgame table
+//! patterns) and [`losing`] (the evaluation of losing checkers), [`tables`] (endgame table
 //! probes in the tree, at the cut and at the root), [`solver`], [`time`] (time manager),
 //! [`report`] (pv, scores), [`node`] and [`tree`] (the node arena) and [`plain`] (the
 //! plain-UCT baseline opponent).
