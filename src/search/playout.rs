@@ -93,19 +93,36 @@ impl Playout {
         max_plies: u32,
     ) -> (PlayoutEnd, u32) {
         let start = pos.side_to_move();
-        let draw = rules.draw_half_moves;
         for ply in 0..max_plies {
-            let Some(mv) = self.random_move(&pos, rules, rng) else {
-                return (stuck(&pos, rules, start), ply);
-            };
-            // No legal move loses before the draw rule is looked at (RULES.md).
-            if draw > 0 && clock >= draw {
-                return (PlayoutEnd::Draw, ply);
+            if let Some(end) = self.step(&mut pos, &mut clock, rules, rng, start) {
+                return (end, ply);
             }
-            clock = next_clock(mv, clock);
-            pos.play_unchecked(mv);
         }
         (PlayoutEnd::Unfinished, max_plies)
+    }
+
+    /// One random ply from `pos`: the game's end (for `start`) if it is over there, else
+    /// `None` with the move played and the clock moved on.
+    #[inline(always)]
+    fn step(
+        &mut self,
+        pos: &mut Position,
+        clock: &mut u32,
+        rules: &Rules,
+        rng: &mut Xoshiro256PlusPlus,
+        start: Color,
+    ) -> Option<PlayoutEnd> {
+        let Some(mv) = self.random_move(pos, rules, rng) else {
+            return Some(stuck(pos, rules, start));
+        };
+        // No legal move loses before the draw rule is looked at (RULES.md).
+        let draw = rules.draw_half_moves;
+        if draw > 0 && *clock >= draw {
+            return Some(PlayoutEnd::Draw);
+        }
+        *clock = next_clock(mv, *clock);
+        pos.play_unchecked(mv);
+        None
     }
 
     /// Like [`Playout::run`], but after `cut` plies (and once no capture is pending, within
@@ -123,7 +140,6 @@ impl Playout {
         tables: Option<&Tables>,
     ) -> (PlayoutEnd, u32) {
         let start = pos.side_to_move();
-        let draw = rules.draw_half_moves;
         let limit = cut + QUIESCENCE_PLIES;
         for ply in 0..limit {
             if ply >= cut {
@@ -135,14 +151,9 @@ impl Playout {
                     return (score_for(&pos, rules, start), ply);
                 }
             }
-            let Some(mv) = self.random_move(&pos, rules, rng) else {
-                return (stuck(&pos, rules, start), ply);
-            };
-            if draw > 0 && clock >= draw {
-                return (PlayoutEnd::Draw, ply);
+            if let Some(end) = self.step(&mut pos, &mut clock, rules, rng, start) {
+                return (end, ply);
             }
-            clock = next_clock(mv, clock);
-            pos.play_unchecked(mv);
         }
         (score_for(&pos, rules, start), limit)
     }

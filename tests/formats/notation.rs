@@ -119,11 +119,11 @@ fn syntax_errors_are_exact() {
     let start = "B:W21-32:B1-12";
     let syntax = |t: &str| {
         format!(
-            "bad move syntax '{t}': expected squares joined by '-' or 'x', like 11-15 or 9x18x27"
+            "bad move syntax '{t}': expected squares joined by '-' or 'x', like 11-15, 9x18x27 or d6-c5"
         )
     };
     for t in [
-        "", "11", "11-", "-15", "11--15", "11-15x", "a-b", "e3-d4", "11 -15", "11-+15",
+        "", "11", "11-", "-15", "11--15", "11-15x", "a-b", "e9-d4", "11 -15", "11-+15",
     ] {
         assert_eq!(parse(start, t), Err(syntax(t.trim())), "{t:?}");
     }
