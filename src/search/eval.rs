@@ -234,8 +234,12 @@ pub fn drawish_divisor(pos: &Position, rules: &Rules, me: Color, score: i32) -> 
 }
 
 /// True when the material cannot win by force for either side ([`drawish_divisor`] rates it
-/// a dead draw whichever side is ahead): the draw model of `wdl` reads it.
+/// a dead draw whichever side is ahead): the draw model of `wdl` and the search read it. Never
+/// under `losing`, where what cannot be won by force in normal checkers says nothing.
 pub fn dead_draw(pos: &Position, rules: &Rules) -> bool {
+    if rules.losing {
+        return false;
+    }
     let me = pos.side_to_move();
     drawish_divisor(pos, rules, me, 1) == DEAD_DRAW
         && drawish_divisor(pos, rules, me, -1) == DEAD_DRAW
@@ -390,6 +394,12 @@ mod tests {
         assert!(dead_draw(&kk, &english) && dead_draw(&kk, &rules));
         assert_eq!(evaluate(&kk, &english), linear(&kk, &english) / DEAD_DRAW);
         assert!(!dead_draw(&two_one, &english) && dead_draw(&two_one, &rules));
+        // Losing checkers knows no dead draws of material.
+        let losing = Rules {
+            losing: true,
+            ..rules
+        };
+        assert!(!dead_draw(&kk, &losing) && !dead_draw(&two_one, &losing));
         let t = terms(&two_one, &rules);
         assert_eq!(t.total, evaluate(&two_one, &rules));
         assert_eq!(

@@ -272,8 +272,7 @@ pub fn draw_rate(pos: &Position, rules: &Rules, clock: u32) -> f64 {
     let pieces = pos.occupied().count().min(FULL_BOARD);
     let mut rate =
         OPENING_DRAWS + ENDING_DRAWS * f64::from(FULL_BOARD - pieces) / f64::from(FULL_BOARD);
-    // What cannot be won by force in normal checkers says nothing under `losing`.
-    if !rules.losing && eval::dead_draw(pos, rules) {
+    if eval::dead_draw(pos, rules) {
         rate = rate.max(DEAD_DRAWS);
     }
     if rules.draw_half_moves > 0 {
