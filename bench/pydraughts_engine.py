@@ -548,6 +548,12 @@ class Proc:
             if pred(line):
                 return got
 
+    def ask(self, *lines: str, until: str, timeout=30.0) -> list[str]:
+        """Sends `lines`; returns what comes up to the first line starting with `until`."""
+        for line in lines:
+            self.send(line)
+        return self.until(lambda l: l.startswith(until), timeout)
+
     def close(self):
         try:
             self.send("quit")
@@ -654,31 +660,21 @@ def selftest(buffgreen: str) -> int:
     check(best in {move_text(m) for m in board.legal_moves}, f"bestmove {best} legal")
     check(ms < 200 + 50, f"go movetime 200 answered in {ms:.0f} ms")
     # Forced capture: Black to move with a jump 14x23 available must take it.
-    child.send("position fen B:W18,19,28:B14,1")
-    child.send("go nodes 2000")
-    got = child.until(lambda l: l.startswith("bestmove"))
+    got = child.ask("position fen B:W18,19,28:B14,1", "go nodes 2000", until="bestmove")
     check(got[-1] == "bestmove 14x23", f"forced capture: {got[-1]}")
-    child.send("position fen W:W21,22:B1,2 moves 99-1")
-    child.send("isready")
-    got = child.until(lambda l: l == "readyok")
+    got = child.ask("position fen W:W21,22:B1,2 moves 99-1", "isready", until="readyok")
     check(len(got) == 2 and got[0].startswith("info string error: move 1 '99-1'"), f"bad move: {got}")
     child.send("position startpos")
     child.send("go infinite")
     time.sleep(0.3)
-    child.send("isready")
-    got = child.until(lambda l: l == "readyok", timeout=5)
+    got = child.ask("isready", until="readyok", timeout=5)
     check(not any(l.startswith("bestmove") for l in got), f"infinite holds its bestmove: {got}")
-    child.send("stop")
-    got = child.until(lambda l: l.startswith("bestmove"), timeout=5)
+    got = child.ask("stop", until="bestmove", timeout=5)
     starts = {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
     check(got[-1].split()[-1] in starts, f"after stop: {got[-1]}")
-    child.send("position fen B:W21:B")
-    child.send("go movetime 50")
-    got = child.until(lambda l: l.startswith("bestmove"))
+    got = child.ask("position fen B:W21:B", "go movetime 50", until="bestmove")
     check(got[-1] == "bestmove none", f"no legal move: {got[-1]}")
-    child.send("position startpos")
-    child.send("go perft 3")
-    got = child.until(lambda l: l.startswith("Nodes searched"))
+    got = child.ask("position startpos", "go perft 3", until="Nodes searched")
     check(got[-1] == "Nodes searched: 302" and got[0] == "9-13: 48", f"perft divide: {got}")
     child.close()
     check(child.p.returncode == 0, f"quit exit status {child.p.returncode}")

@@ -24,7 +24,6 @@ Without --fen: the start position and two middle games, each on its own, then th
 Build first: cargo build --release
 """
 
-import argparse
 import math
 import os
 import statistics
@@ -32,7 +31,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from engine_io import THREAD_POSITIONS, machine_note  # noqa: E402
+from engine_io import THREAD_POSITIONS, arg_parser, machine_note  # noqa: E402
 
 POSITIONS = [(name, [fen]) for name, fen in THREAD_POSITIONS] + [("bench set", [])]
 
@@ -89,9 +88,7 @@ def geometric_mean(ratios):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engine", default="target/release/buffgreen")
-    ap.add_argument("--threads", type=int, default=2)
+    ap = arg_parser(__doc__, threads=2)
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--nodes", type=int, default=400_000)
     # Enough for the tree of every run: pruning a full arena pauses all threads, which is

@@ -13,14 +13,13 @@ Usage: bench/threads_movetime.py [--engine target/release/buffgreen] [--threads 
 Build first: cargo build --release
 """
 
-import argparse
 import os
 import re
 import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from engine_io import THREAD_POSITIONS, Engine, machine_note  # noqa: E402
+from engine_io import Engine, THREAD_POSITIONS, arg_parser, machine_note  # noqa: E402
 
 POSITIONS = [fen for _, fen in THREAD_POSITIONS]
 NODES = re.compile(r" nodes (\d+)")
@@ -45,9 +44,7 @@ def iterations(e, fen, movetime):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engine", default="target/release/buffgreen")
-    ap.add_argument("--threads", type=int, default=2)
+    ap = arg_parser(__doc__, threads=2)
     ap.add_argument("--movetime", type=int, default=20)
     ap.add_argument("--pairs", type=int, default=150)
     args = ap.parse_args()

@@ -8,19 +8,11 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use buffgreen_testkit::clock::thread_cpu_time;
+
 use buffgreen::board::{Game, Position, Rules};
 use buffgreen::search::playout::Playout;
 use buffgreen::search::{Control, Limits, SearchConfig, SearchEvent, Searcher};
-
-/// Time this thread has spent on a CPU (Linux), so that figures do not depend on how busy
-/// the machine is; falls back to zero elsewhere.
-fn cpu_time() -> Duration {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .map(Duration::from_nanos)
-        .unwrap_or_default()
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -39,10 +31,10 @@ fn main() {
         nodes: Some(iterations),
         ..Limits::default()
     };
-    let (t, cpu) = (Instant::now(), cpu_time());
+    let (t, cpu) = (Instant::now(), thread_cpu_time());
     let out = searcher.search(&game, &limits, &control, &mut |_| {});
     let secs = t.elapsed().as_secs_f64();
-    let cpu = (cpu_time() - cpu).as_secs_f64();
+    let cpu = (thread_cpu_time() - cpu).as_secs_f64();
     let stats = searcher.tree_stats();
     println!(
         "start position: {} iterations in {:.3} s = {:.0} iterations/s ({:.0}/s of CPU time); best {}",
@@ -68,14 +60,14 @@ fn main() {
     // The playout alone: random games from the start position.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let mut playout = Playout::new();
-    let cpu = cpu_time();
+    let cpu = thread_cpu_time();
     let (mut plies, games) = (0u64, 200_000u64);
     for _ in 0..games {
         plies += playout
             .run(Position::startpos(), 0, &Rules::default(), &mut rng, 10_000)
             .1 as u64;
     }
-    let secs = (cpu_time() - cpu).as_secs_f64();
+    let secs = (thread_cpu_time() - cpu).as_secs_f64();
     println!(
         "playouts alone: {:.0}/s of CPU time, {:.1} plies each, {:.1} ns a ply",
         games as f64 / secs,

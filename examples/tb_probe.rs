@@ -10,19 +10,12 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use buffgreen_testkit::clock::thread_cpu_time;
+
 use buffgreen::board::{Position, Rules};
 use buffgreen::tablebase::index::SliceIndex;
 use buffgreen::tablebase::{Material, Tablebase};
 use buffgreen::types::Color;
-
-/// Time this thread has spent on a CPU (Linux).
-fn cpu_time() -> Duration {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .map(Duration::from_nanos)
-        .unwrap_or_default()
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -71,16 +64,16 @@ fn main() {
     let mut cold = Duration::ZERO;
     let mut failures = 0;
     for list in &by_slice {
-        let t = cpu_time();
+        let t = thread_cpu_time();
         failures += usize::from(tb.probe(&list[0]).is_err());
-        cold += cpu_time() - t;
+        cold += thread_cpu_time() - t;
     }
     let mut all: Vec<Position> = by_slice.into_iter().flatten().collect();
     // Shuffle, so that consecutive probes hit different slices and cache lines.
     for i in (1..all.len()).rev() {
         all.swap(i, rng.gen_range(0..=i));
     }
-    let t = cpu_time();
+    let t = thread_cpu_time();
     let mut wins = 0u64;
     for p in &all {
         match tb.probe(p) {
@@ -89,7 +82,7 @@ fn main() {
             Err(_) => failures += 1,
         }
     }
-    let warm = cpu_time() - t;
+    let warm = thread_cpu_time() - t;
     println!(
         "{} slices: first probe of a slice (reads and checks its file) {:.0} us on average",
         slices.len(),

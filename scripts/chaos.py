@@ -21,7 +21,6 @@ Usage: scripts/chaos.py [--engine target/release/buffgreen] [--rounds 2000] [--s
 Build first: cargo build --release
 """
 
-import argparse
 import collections
 import os
 import random
@@ -29,7 +28,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import Engine, EngineError, bestmove_of  # noqa: E402
+from engine_io import Engine, EngineError, arg_parser, bestmove_of  # noqa: E402
 
 # Positions to jump to that have nothing to do with the game being played.
 FENS = [
@@ -245,8 +244,7 @@ class Chaos:
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engine", default="target/release/buffgreen")
+    ap = arg_parser(__doc__)
     ap.add_argument("--rounds", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--slack", type=float, default=1000.0,

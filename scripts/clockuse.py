@@ -22,14 +22,13 @@ Usage: scripts/clockuse.py [--engine target/release/buffgreen] [--controls 1+0.0
 Build first: cargo build --release
 """
 
-import argparse
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_io import (  # noqa: E402
-    Engine, EngineError, bestmove_of, machine_note, parse_options, percentile)
+    Engine, EngineError, arg_parser, bestmove_of, machine_note, parse_options, percentile)
 
 
 def parse_control(text):
@@ -85,13 +84,10 @@ def play_game(e, number, per, base, inc, max_plies, stats):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engine", default="target/release/buffgreen")
+    ap = arg_parser(__doc__, option_example="Hash=64 MoveOverhead=10")
     ap.add_argument("--controls", default="1+0.01,3+0.03,10+0.1")
     ap.add_argument("--moves", type=int, default=1000, help="at least this many moves per control")
     ap.add_argument("--max-plies", type=int, default=300, help="end a game after this many")
-    ap.add_argument("--option", action="append", default=[], metavar="Name=Value",
-                    help="setoption before the run (repeatable), e.g. Hash=64 MoveOverhead=10")
     args = ap.parse_args()
 
     e = Engine(args.engine)

@@ -6,6 +6,7 @@ command is stamped just before it is written, so a figure is "write command -> r
 GUI would see it, with nothing of this script's own queueing in it.
 """
 
+import argparse
 import os
 import queue
 import subprocess
@@ -104,6 +105,20 @@ class Engine:
         except (EngineError, subprocess.TimeoutExpired):
             self.proc.kill()
             self.proc.wait()
+
+
+def arg_parser(doc, threads=None, option_example=None):
+    """The command line the scripts share: `doc` as help and --engine (the binary); with
+    `threads`, --threads with that default; with `option_example`, --option Name=Value
+    (repeatable, read by parse_options)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--engine", default="target/release/buffgreen")
+    if threads is not None:
+        ap.add_argument("--threads", type=int, default=threads)
+    if option_example is not None:
+        ap.add_argument("--option", action="append", default=[], metavar="Name=Value",
+                        help=f"setoption before the run (repeatable), e.g. {option_example}")
+    return ap
 
 
 def parse_options(items):

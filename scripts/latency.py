@@ -14,21 +14,18 @@ Usage: scripts/latency.py [--engine target/release/buffgreen] [--trials 1000] [-
 Build first: cargo build --release
 """
 
-import argparse
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import Engine, machine_note, summary  # noqa: E402
+from engine_io import Engine, arg_parser, machine_note, summary  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engine", default="target/release/buffgreen")
+    ap = arg_parser(__doc__, threads=1)
     ap.add_argument("--trials", type=int, default=1000)
     ap.add_argument("--think", type=float, default=20.0, help="ms of search before each stop")
-    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--hub", action="store_true", help="speak the Hub protocol (buffgreen hub)")
     args = ap.parse_args()

@@ -17,14 +17,14 @@ Usage: scripts/memory.py [--engine target/release/buffgreen] [--hash 16,64] [--d
 Build first: cargo build --release. Linux only (/proc).
 """
 
-import argparse
 import os
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_io import Engine, EngineError, bestmove_of, machine_note, parse_options  # noqa: E402
+from engine_io import (  # noqa: E402
+    Engine, EngineError, arg_parser, bestmove_of, machine_note, parse_options)
 
 
 def status_kib(pid, field):
@@ -129,16 +129,13 @@ def run_one(args, hash_mib, options):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engine", default="target/release/buffgreen")
+    ap = arg_parser(__doc__, option_example="Threads=2")
     ap.add_argument("--hash", default="64", help="comma-separated Hash values in MiB")
     ap.add_argument("--duration", type=float, default=600.0, help="seconds per phase")
     ap.add_argument("--movetime", type=int, default=50, help="ms per move in phase 2")
     ap.add_argument("--max-plies", type=int, default=300, help="start a new game after this many")
     ap.add_argument("--interval", type=float, default=0.1, help="seconds between samples")
     ap.add_argument("--margin", type=float, default=16.0, help="MiB allowed above Hash")
-    ap.add_argument("--option", action="append", default=[], metavar="Name=Value",
-                    help="setoption before the run (repeatable), e.g. Threads=2")
     args = ap.parse_args()
     options = parse_options(args.option)
     ok = True

@@ -14,23 +14,19 @@ Usage: scripts/movetime.py [--engine target/release/buffgreen] [--moves 1000]
 Build first: cargo build --release
 """
 
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_io import (  # noqa: E402
-    Engine, EngineError, bestmove_of, fail, machine_note, parse_options, summary)
+    Engine, EngineError, arg_parser, bestmove_of, fail, machine_note, parse_options, summary)
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engine", default="target/release/buffgreen")
+    ap = arg_parser(__doc__, option_example="Hash=64 Threads=1")
     ap.add_argument("--moves", type=int, default=1000, help="moves in all (spread over the T values)")
     ap.add_argument("--movetimes", default="10,20,50,100", help="comma-separated T values in ms")
     ap.add_argument("--max-plies", type=int, default=300, help="start a new game after this many")
-    ap.add_argument("--option", action="append", default=[], metavar="Name=Value",
-                    help="setoption before the run (repeatable), e.g. Hash=64 Threads=1")
     ap.add_argument("--target", type=float, default=10.0, help="ms: the aim for the maximum")
     args = ap.parse_args()
     movetimes = [int(t) for t in args.movetimes.split(",")]

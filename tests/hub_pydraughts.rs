@@ -12,6 +12,7 @@ use std::process::Command;
 
 use buffgreen::board::{generate_moves, MoveList, Position, Rules};
 use buffgreen::hub::notation::parse_move;
+use buffgreen_testkit::process::succeed;
 
 #[test]
 fn pydraughts_hub_engine_and_round_robin_play_buffgreen() {
@@ -20,13 +21,9 @@ fn pydraughts_hub_engine_and_round_robin_play_buffgreen() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let install = Command::new(root.join("scripts/install-pydraughts-hub.sh"))
-        .output()
-        .expect("run scripts/install-pydraughts-hub.sh");
-    assert!(
-        install.status.success(),
-        "installing pydraughts failed: {}",
-        String::from_utf8_lossy(&install.stderr)
+    let install = succeed(
+        &mut Command::new(root.join("scripts/install-pydraughts-hub.sh")),
+        "installing pydraughts (scripts/install-pydraughts-hub.sh)",
     );
     let stdout = String::from_utf8_lossy(&install.stdout);
     let python = root.join(stdout.lines().last().expect("the venv's python"));

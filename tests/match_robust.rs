@@ -81,37 +81,34 @@ fn pdn_is_appended_and_never_the_openings_file() {
 #[test]
 fn closed_stdout_or_stderr_loses_no_game() {
     let dir = temp("pipes");
-    // `match ... | head -c0`: stdout closed before the table is printed.
-    let path = dir.join("out.pdn");
-    let mut child = command(
-        ["ok", "ok"],
-        &["--games", "4", "--quiet", "--pdn", path.to_str().unwrap()],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    // A match whose stdout or stderr is closed early (`match ... | head -c0`), with `games`
+    // games: its exit status and output; every game is played and written all the same.
+    let played = |name: &str, games: &str, close_stdout: bool, quiet: &[&str]| {
+        let path = dir.join(name);
+        let mut args = vec!["--games", games, "--pdn", path.to_str().unwrap()];
+        args.extend(quiet);
+        let mut child = command(["ok", "ok"], &args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        if close_stdout {
+            drop(child.stdout.take());
+        } else {
+            drop(child.stderr.take());
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(games_in(&path).len().to_string(), games);
+        out
+    };
+    // Stdout closed before the table is printed.
+    let out = played("out.pdn", "4", true, &["--quiet"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
-    assert_eq!(games_in(&path).len(), 4);
-
-    // Progress on a closed stderr: every game is still played and the table printed.
-    let path = dir.join("err.pdn");
-    let mut child = command(
-        ["ok", "ok"],
-        &["--games", "6", "--pdn", path.to_str().unwrap()],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-    drop(child.stderr.take());
-    let out = child.wait_with_output().unwrap();
+    // Progress on a closed stderr: the table is still printed.
+    let out = played("err.pdn", "6", false, &[]);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("Games: 6 of 6 in "));
-    assert_eq!(games_in(&path).len(), 6);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

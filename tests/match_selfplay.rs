@@ -243,16 +243,8 @@ fn random_fake_engine_plays_legal_games() {
             .arg(format!("cmd='{random} {BIN} 5' name=random"))
             .arg("--engine")
             .arg(format!("cmd={BIN} name=engine"))
-            .args([
-                "--nodes",
-                "1",
-                "--games",
-                "4",
-                "--random-plies",
-                "4",
-                "--quiet",
-                flag,
-            ])
+            .args("--nodes 1 --games 4 --random-plies 4 --quiet".split(' '))
+            .arg(flag)
             .arg("--pdn")
             .arg(&path)
             .output()

@@ -36,31 +36,26 @@ fn perft_start_position_divide_exactly() {
 
 #[test]
 fn perft_rule_switches_and_fen() {
-    let o = run(&["perft", "1", "--fen", "W:W18,30:B1,23"]);
-    assert_eq!(stdout(&o), "18x27: 1\n\nNodes searched: 1\n");
-    let o = run(&[
-        "perft",
-        "1",
-        "--fen",
-        "W:W18,30:B1,23",
-        "--backward-capture",
-        "false",
-    ]);
-    assert_eq!(
-        stdout(&o),
-        "18-14: 1\n18-15: 1\n30-25: 1\n30-26: 1\n\nNodes searched: 4\n"
-    );
-    let o = run(&["perft", "1", "--fen", "B:W32:BK1", "--long-kings", "false"]);
-    assert_eq!(stdout(&o), "1-5: 1\n1-6: 1\n\nNodes searched: 2\n");
+    for (line, divide) in [
+        (
+            "perft 1 --fen W:W18,30:B1,23",
+            "18x27: 1\n\nNodes searched: 1\n",
+        ),
+        (
+            "perft 1 --fen W:W18,30:B1,23 --backward-capture false",
+            "18-14: 1\n18-15: 1\n30-25: 1\n30-26: 1\n\nNodes searched: 4\n",
+        ),
+        (
+            "perft 1 --fen B:W32:BK1 --long-kings false",
+            "1-5: 1\n1-6: 1\n\nNodes searched: 2\n",
+        ),
+    ] {
+        let args: Vec<&str> = line.split(' ').collect();
+        assert_eq!(stdout(&run(&args)), divide, "{line}");
+    }
     // English rules: the published count.
-    let o = run(&[
-        "perft",
-        "5",
-        "--backward-capture",
-        "false",
-        "--long-kings",
-        "false",
-    ]);
+    let args = "perft 5 --backward-capture false --long-kings false";
+    let o = run(&args.split(' ').collect::<Vec<_>>());
     assert!(
         stdout(&o).ends_with("\n\nNodes searched: 7361\n"),
         "{}",

@@ -91,23 +91,36 @@ fn a_100_mib_line_under_a_400_mib_address_space_is_refused_and_the_engine_goes_o
     assert_eq!(got.len(), 2 + 16, "{got:#?}");
 }
 
+/// A new engine running `line` (a long perft or bench), which answers `isready` at once.
+fn start_long(line: &str) -> Engine {
+    let mut e = Engine::start();
+    e.send(line);
+    e.send("isready");
+    assert_eq!(prompt(&mut e), "readyok", "{line}");
+    e
+}
+
+/// Stops the running `what` (perft or bench): its lines up to the one starting with `last`,
+/// the first saying that the counts are partial.
+fn stop_partial(e: &mut Engine, what: &str, last: &str) -> Vec<String> {
+    e.send("stop");
+    let out = e.recv_until(|l| l.starts_with(last));
+    assert_eq!(
+        out[0],
+        format!("info string {what} stopped: the counts below are partial")
+    );
+    out
+}
+
 #[test]
 fn go_perft_30_answers_isready_and_stops_without_a_bestmove() {
-    let mut e = Engine::start();
-    e.send("go perft 30");
-    e.send("isready");
-    assert_eq!(prompt(&mut e), "readyok");
+    let mut e = start_long("go perft 30");
     e.send("go nodes 5");
     assert_eq!(
         prompt(&mut e),
         "info string error: a search is already running; send stop first"
     );
-    e.send("stop");
-    let out = e.recv_until(|l| l.starts_with("Nodes searched: "));
-    assert_eq!(
-        out[0],
-        "info string perft stopped: the counts below are partial"
-    );
+    let out = stop_partial(&mut e, "perft", "Nodes searched: ");
     let moves: Vec<&str> = out[1..8]
         .iter()
         .map(|l| l.split(": ").next().unwrap())
@@ -146,17 +159,9 @@ fn quit_ends_a_long_perft_and_a_long_bench_at_once() {
 
 #[test]
 fn a_long_bench_answers_isready_and_stop_with_partial_figures() {
-    let mut e = Engine::start();
-    e.send("bench 18446744073709551615");
-    e.send("isready");
-    assert_eq!(prompt(&mut e), "readyok");
-    e.send("stop");
-    let out = e.recv_until(|l| l.starts_with("Nodes/second: "));
+    let mut e = start_long("bench 18446744073709551615");
+    let out = stop_partial(&mut e, "bench", "Nodes/second: ");
     assert_eq!(out.len(), 3, "{out:?}");
-    assert_eq!(
-        out[0],
-        "info string bench stopped: the counts below are partial"
-    );
     // Partial: the first position may not even have finished.
     assert!(out[1]
         .strip_prefix("Nodes searched: ")

@@ -4,14 +4,15 @@
 
 use buffgreen_testkit::fuzz as fuzz_harness;
 
+use buffgreen::protocol::command::GO_KEYWORDS;
 use buffgreen::protocol::{self, CommandError};
 use proptest::prelude::*;
 
 use fuzz_harness::check_protocol;
 
-/// Words a command line is built from: every command and keyword, option names and values,
-/// moves, FENs, numbers in and out of range, and junk.
-const VOCAB: &[&str] = &[
+/// Words a command line is built from: every command and keyword (with [`vocab`]'s `go`
+/// keywords), option names and values, moves, FENs, numbers in and out of range, and junk.
+const WORDS: &[&str] = &[
     "uci",
     "isready",
     "setoption",
@@ -23,17 +24,6 @@ const VOCAB: &[&str] = &[
     "fen",
     "moves",
     "go",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "movetime",
-    "nodes",
-    "infinite",
-    "ponder",
-    "searchmoves",
-    "perft",
     "stop",
     "ponderhit",
     "d",
@@ -80,8 +70,13 @@ const VOCAB: &[&str] = &[
     "é",
 ];
 
+/// [`WORDS`] and every keyword of `go`.
+fn vocab() -> Vec<&'static str> {
+    [WORDS, GO_KEYWORDS].concat()
+}
+
 fn line() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(VOCAB), 0..8).prop_map(|w| w.join(" "))
+    prop::collection::vec(prop::sample::select(vocab()), 0..8).prop_map(|w| w.join(" "))
 }
 
 /// An error message is one printable line of bounded length whatever the input.
@@ -115,7 +110,7 @@ proptest! {
 
     #[test]
     fn whitespace_between_tokens_does_not_matter(
-        words in prop::collection::vec(prop::sample::select(VOCAB), 1..8),
+        words in prop::collection::vec(prop::sample::select(vocab()), 1..8),
         gaps in prop::collection::vec(prop::sample::select(&[" ", "  ", "\t", " \t "][..]), 8),
         lead in prop::sample::select(&["", " ", "\t"][..]),
         tail in prop::sample::select(&["", " ", "\r", "\t\r\n"][..]),

@@ -34,6 +34,13 @@ fn in_background(
     })
 }
 
+/// A searcher with the default configuration as changed by `set`.
+fn searcher(set: impl FnOnce(&mut SearchConfig)) -> Searcher {
+    let mut config = SearchConfig::default();
+    set(&mut config);
+    Searcher::new(&config)
+}
+
 fn mv(out: &SearchOutcome) -> String {
     out.best.map(|m| m.to_string()).unwrap_or_default()
 }
@@ -60,10 +67,7 @@ fn a_one_move_win_is_played_and_scored_as_mate_1() {
     let g = game("B:W14,23:B9,10");
     assert_eq!(g.legal_moves().len(), 2);
     for seed in 0..4 {
-        let mut s = Searcher::new(&SearchConfig {
-            seed,
-            ..SearchConfig::default()
-        });
+        let mut s = searcher(|c| c.seed = seed);
         let (out, events) = run(&mut s, &g, &nodes(50_000));
         assert_eq!(mv(&out), "9x18x27");
         assert_eq!(last_info(&events).score, Score::Mate(1));
@@ -78,10 +82,7 @@ fn the_only_move_that_does_not_lose_at_once_is_chosen() {
     // 10-15 is answered by 19x10 and Black has nothing left; 10-14 survives.
     let g = game("B:W19:B10");
     for seed in 0..4 {
-        let mut s = Searcher::new(&SearchConfig {
-            seed,
-            ..SearchConfig::default()
-        });
+        let mut s = searcher(|c| c.seed = seed);
         let (out, _) = run(&mut s, &g, &nodes(5_000));
         assert_eq!(mv(&out), "10-14");
     }
@@ -176,11 +177,7 @@ fn same_seed_same_search() {
 
 #[test]
 fn a_tiny_hash_bounds_the_tree_during_a_long_search() {
-    let config = SearchConfig {
-        hash_mib: 1,
-        ..SearchConfig::default()
-    };
-    let mut s = Searcher::new(&config);
+    let mut s = searcher(|c| c.hash_mib = 1);
     let g = Game::new(Position::startpos(), 0, Rules::default());
     let (out, _) = run(&mut s, &g, &nodes(300_000));
     assert_eq!(out.nodes, 300_000);
@@ -193,20 +190,9 @@ fn a_tiny_hash_bounds_the_tree_during_a_long_search() {
     assert!(stats.compactions > 0, "{stats:?}");
 }
 
-fn infinite() -> Limits {
-    Limits {
-        infinite: true,
-        ..Limits::default()
-    }
-}
-
 #[test]
 fn a_game_on_a_tiny_hash_reuses_and_compacts_within_bounds() {
-    let config = SearchConfig {
-        hash_mib: 1,
-        ..SearchConfig::default()
-    };
-    let mut s = Searcher::new(&config);
+    let mut s = searcher(|c| c.hash_mib = 1);
     let mut g = Game::new(Position::startpos(), 0, Rules::default());
     let mut reused = 0;
     for _ in 0..24 {
@@ -231,7 +217,7 @@ fn a_game_on_a_tiny_hash_reuses_and_compacts_within_bounds() {
 #[test]
 fn stop_ends_an_infinite_search_with_a_legal_move() {
     let g = Game::new(Position::startpos(), 0, Rules::default());
-    let out = in_background(&g, infinite(), |control, _| {
+    let out = in_background(&g, Limits::infinite(), |control, _| {
         thread::sleep(Duration::from_millis(50));
         control.stop.store(true, Ordering::Relaxed);
     });
@@ -242,7 +228,7 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
 #[test]
 fn an_infinite_search_of_a_solved_position_waits_for_stop() {
     let g = game("B:W14,23:B9,10");
-    let out = in_background(&g, infinite(), |control, finished| {
+    let out = in_background(&g, Limits::infinite(), |control, finished| {
         thread::sleep(Duration::from_millis(30));
         assert!(!finished(), "returned before stop");
         control.stop.store(true, Ordering::Relaxed);

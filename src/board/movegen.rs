@@ -159,11 +159,13 @@ struct Walk {
 }
 
 impl Walk {
-    /// Continues a man's capture sequence from `cur`; emits the move when no jump remains.
-    /// `occ` is every piece but the mover, `enemy` the enemy pieces, both without the pieces
-    /// captured so far (they leave the board at once).
+    /// Continues a capture sequence from `cur`; emits the move when no jump remains. `KING`
+    /// picks the piece: a man jumps forward (and backward when `BACK`) and may crown on the
+    /// way; a king jumps every way, from afar when `LONG`. `occ` is every piece but the
+    /// mover, `enemy` the enemy pieces, both without the pieces captured so far (they leave
+    /// the board at once).
     #[allow(clippy::too_many_arguments)]
-    fn man<const BACK: bool, const BLACK: bool, S: Sink>(
+    fn jumps<const KING: bool, const BACK: bool, const LONG: bool, const BLACK: bool, S: Sink>(
         &self,
         sink: &mut S,
         cur: Bitboard,
@@ -176,7 +178,11 @@ impl Walk {
     ) {
         let mut found = false;
         let mut jump = |dir: Direction| {
-            let over = cur.shift(dir) & enemy;
+            let over = if KING && LONG {
+                slide(dir, cur.to_square(), occ).1 & enemy
+            } else {
+                cur.shift(dir) & enemy
+            };
             let land = over.shift(dir) & !occ;
             if land.any() {
                 found = true;
@@ -186,12 +192,12 @@ impl Walk {
                         Move::push_path(path, len, land.to_square()),
                         len + 1,
                         captured | over,
-                        crowned || land.intersects(self.crown_row),
+                        crowned || (!KING && land.intersects(self.crown_row)),
                     )
                 } else {
                     (0, 1, Bitboard::EMPTY, false)
                 };
-                self.man::<BACK, BLACK, S>(
+                self.jumps::<KING, BACK, LONG, BLACK, S>(
                     sink,
                     land,
                     occ ^ over,
@@ -203,13 +209,17 @@ impl Walk {
                 );
             }
         };
-        let [f1, f2] = Direction::forward(side::<BLACK>());
-        jump(f1);
-        jump(f2);
-        if BACK {
-            let [b1, b2] = Direction::backward(side::<BLACK>());
-            jump(b1);
-            jump(b2);
+        if KING {
+            Direction::ALL.into_iter().for_each(&mut jump);
+        } else {
+            Direction::forward(side::<BLACK>())
+                .into_iter()
+                .for_each(&mut jump);
+            if BACK {
+                Direction::backward(side::<BLACK>())
+                    .into_iter()
+                    .for_each(&mut jump);
+            }
         }
         if !found && len > 0 {
             sink.add(Move::capture(
@@ -219,64 +229,6 @@ impl Walk {
                 cur.to_square(),
                 captured,
                 crowned,
-            ));
-        }
-    }
-
-    /// Continues a king's capture sequence from `cur`.
-    #[allow(clippy::too_many_arguments)]
-    fn king<const LONG: bool, S: Sink>(
-        &self,
-        sink: &mut S,
-        cur: Bitboard,
-        occ: Bitboard,
-        enemy: Bitboard,
-        path: u64,
-        len: usize,
-        captured: Bitboard,
-    ) {
-        let mut found = false;
-        let mut jump = |dir: Direction| {
-            let over = if LONG {
-                slide(dir, cur.to_square(), occ).1 & enemy
-            } else {
-                cur.shift(dir) & enemy
-            };
-            let land = over.shift(dir) & !occ;
-            if land.any() {
-                found = true;
-                let (next_path, next_len, next_captured) = if S::BUILDS {
-                    (
-                        Move::push_path(path, len, land.to_square()),
-                        len + 1,
-                        captured | over,
-                    )
-                } else {
-                    (0, 1, Bitboard::EMPTY)
-                };
-                self.king::<LONG, S>(
-                    sink,
-                    land,
-                    occ ^ over,
-                    enemy ^ over,
-                    next_path,
-                    next_len,
-                    next_captured,
-                );
-            }
-        };
-        jump(Direction::UpLeft);
-        jump(Direction::UpRight);
-        jump(Direction::DownLeft);
-        jump(Direction::DownRight);
-        if !found && len > 0 {
-            sink.add(Move::capture(
-                self.from,
-                path,
-                len as u8,
-                cur.to_square(),
-                captured,
-                false,
             ));
         }
     }
@@ -291,39 +243,32 @@ const fn side<const BLACK: bool>() -> Color {
     }
 }
 
-/// Men that have a capture: an enemy next to them with an empty square behind.
+/// The directions a piece captures in: a king every way, a man forward (and backward when
+/// `BACK`), in the order the walk tries them.
 #[inline(always)]
-fn men_that_capture<const BACK: bool, const BLACK: bool>(
-    men: Bitboard,
-    enemy: Bitboard,
-    empty: Bitboard,
-) -> Bitboard {
-    let reach = |dir: Direction| {
-        let back = dir.reverse();
-        (enemy & empty.shift(back)).shift(back)
-    };
-    let [f1, f2] = Direction::forward(side::<BLACK>());
-    let mut out = reach(f1) | reach(f2);
-    if BACK {
-        let [b1, b2] = Direction::backward(side::<BLACK>());
-        out |= reach(b1) | reach(b2);
+fn capture_dirs<const KING: bool, const BACK: bool, const BLACK: bool>() -> &'static [Direction] {
+    use Direction::*;
+    match (KING, BACK, BLACK) {
+        (true, _, _) => &Direction::ALL,
+        (false, false, true) => &[DownLeft, DownRight],
+        (false, false, false) => &[UpLeft, UpRight],
+        (false, true, true) => &[DownLeft, DownRight, UpLeft, UpRight],
+        (false, true, false) => &[UpLeft, UpRight, DownLeft, DownRight],
     }
-    out & men
 }
 
-/// Kings that have a capture, for all kings at once.
-#[inline]
-fn kings_that_capture<const LONG: bool>(
-    kings: Bitboard,
+/// Which of `pieces` have a capture, for all at once: an enemy with an empty square behind it,
+/// next to the piece or, for a flying king, seen along empty squares.
+#[inline(always)]
+fn that_capture<const KING: bool, const BACK: bool, const LONG: bool, const BLACK: bool>(
+    pieces: Bitboard,
     enemy: Bitboard,
     empty: Bitboard,
 ) -> Bitboard {
-    // Enemy pieces with an empty square behind them in `dir`, seen by a king along empty
-    // squares (one step when kings are short).
     let reach = |dir: Direction| {
         let back = dir.reverse();
         let mut seen = (enemy & empty.shift(back)).shift(back);
-        if LONG {
+        if KING && LONG {
             let mut run = seen & empty;
             while run.any() {
                 run = run.shift(back);
@@ -333,11 +278,11 @@ fn kings_that_capture<const LONG: bool>(
         }
         seen
     };
-    kings
-        & (reach(Direction::UpLeft)
-            | reach(Direction::UpRight)
-            | reach(Direction::DownLeft)
-            | reach(Direction::DownRight))
+    let mut out = Bitboard::EMPTY;
+    for &dir in capture_dirs::<KING, BACK, BLACK>() {
+        out |= reach(dir);
+    }
+    out & pieces
 }
 
 /// Pushes one quiet move per bit of `to`, each coming from one step back along `dir`.
@@ -362,24 +307,21 @@ impl<const BACK: bool, const LONG: bool, const BLACK: bool> Gen<BACK, LONG, BLAC
         let occ_all = pos.occupied();
         let enemy = pos.pieces(!side);
         let crown_row = Bitboard::crowning_row(side);
-        for from in men_cap {
-            let bit = Bitboard::from_square(from);
-            let walk = Walk { from, crown_row };
-            walk.man::<BACK, BLACK, S>(
-                sink,
-                bit,
-                occ_all ^ bit,
-                enemy,
-                0,
-                0,
-                Bitboard::EMPTY,
-                false,
-            );
-        }
-        for from in kings_cap {
-            let bit = Bitboard::from_square(from);
-            let walk = Walk { from, crown_row };
-            walk.king::<LONG, S>(sink, bit, occ_all ^ bit, enemy, 0, 0, Bitboard::EMPTY);
+        for (pieces, king) in [(men_cap, false), (kings_cap, true)] {
+            for from in pieces {
+                let bit = Bitboard::from_square(from);
+                let walk = Walk { from, crown_row };
+                let (occ, cap) = (occ_all ^ bit, Bitboard::EMPTY);
+                if king {
+                    walk.jumps::<true, false, LONG, false, S>(
+                        sink, bit, occ, enemy, 0, 0, cap, false,
+                    );
+                } else {
+                    walk.jumps::<false, BACK, false, BLACK, S>(
+                        sink, bit, occ, enemy, 0, 0, cap, false,
+                    );
+                }
+            }
         }
     }
 
@@ -390,12 +332,12 @@ impl<const BACK: bool, const LONG: bool, const BLACK: bool> Gen<BACK, LONG, BLAC
         let empty = pos.empty();
         let kings = pos.kings(side);
         let kings_cap = if kings.any() {
-            kings_that_capture::<LONG>(kings, enemy, empty)
+            that_capture::<true, false, LONG, false>(kings, enemy, empty)
         } else {
             Bitboard::EMPTY
         };
         (
-            men_that_capture::<BACK, BLACK>(pos.men(side), enemy, empty),
+            that_capture::<false, BACK, false, BLACK>(pos.men(side), enemy, empty),
             kings_cap,
         )
     }

@@ -146,15 +146,8 @@ pub fn error_line(what: &dyn std::fmt::Display) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-    use crate::board::{notation, Position, Rules};
-    use crate::types::Move;
-
-    fn mv(text: &str) -> Move {
-        notation::parse_move(&Position::startpos(), &Rules::ENGLISH, text).unwrap()
-    }
+    use crate::protocol::output::tests::{mv, sample_info};
 
     #[test]
     fn handshake_lines() {
@@ -194,18 +187,7 @@ mod tests {
 
     #[test]
     fn info_and_done() {
-        let info = SearchInfo {
-            multipv: 1,
-            depth: 7,
-            seldepth: 19,
-            nodes: 123_456,
-            nps: 500_000,
-            tbhits: None,
-            time: Duration::from_micros(246_912_345),
-            score: Score::Cp(-35),
-            wdl: Some([310, 250, 440]),
-            pv: vec![mv("11-15"), mv("9-13")],
-        };
+        let info = sample_info(1);
         assert_eq!(
             info_line(&info),
             "info depth=19 mean-depth=7 score=-0.35 nodes=123456 time=246.912 nps=0.500 \

@@ -269,7 +269,8 @@ fn integer(
     }
 }
 
-const GO_KEYWORDS: &[&str] = &[
+/// The keywords `go` accepts, each introducing its argument (or standing alone).
+pub const GO_KEYWORDS: &[&str] = &[
     "wtime",
     "btime",
     "winc",

@@ -321,20 +321,21 @@ pub fn bench_lines(report: &BenchReport) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::time::Duration;
 
     use super::*;
     use crate::board::{notation, Position, Rules};
 
-    fn mv(text: &str) -> Move {
+    /// A move from the start position (the same under every rule setting).
+    pub(crate) fn mv(text: &str) -> Move {
         notation::parse_move(&Position::startpos(), &Rules::default(), text).unwrap()
     }
 
-    #[test]
-    fn info_line_has_every_field_in_order() {
-        let mut info = SearchInfo {
-            multipv: 2,
+    /// The report both protocols' info-line tests format: every field set.
+    pub(crate) fn sample_info(multipv: usize) -> SearchInfo {
+        SearchInfo {
+            multipv,
             depth: 7,
             seldepth: 19,
             nodes: 123_456,
@@ -344,7 +345,12 @@ mod tests {
             score: Score::Cp(-35),
             wdl: Some([310, 250, 440]),
             pv: vec![mv("11-15"), mv("9-13")],
-        };
+        }
+    }
+
+    #[test]
+    fn info_line_has_every_field_in_order() {
+        let mut info = sample_info(2);
         assert_eq!(
             info_line(&info, Notation::Numeric),
             "info depth 7 seldepth 19 multipv 2 score cp -35 wdl 310 250 440 nodes 123456 \

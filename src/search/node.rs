@@ -206,9 +206,8 @@ impl Node {
     /// not a locked read-modify-write.
     #[inline]
     pub fn add(&self, value: u64) {
-        self.visits
-            .store(self.visits.load(Relaxed).saturating_add(1), Relaxed);
-        self.value.store(self.value.load(Relaxed) + value, Relaxed);
+        self.add_visit_unlocked();
+        self.add_value_unlocked(value);
     }
 
     /// Counts a visit on the way down (shared trees): until [`Node::add_value`] brings the

@@ -3,20 +3,17 @@
 use std::process::Command;
 
 use buffgreen::board::Rules;
+use buffgreen_testkit::process::succeed;
 
 use crate::tables;
 
 fn verify_line(rules: &Rules) -> String {
     let dir = tables(4, rules);
-    let out = Command::new(env!("CARGO_BIN_EXE_buffgreen"))
-        .args(["tb", "verify", "--threads", "2", "--dir"])
-        .arg(&dir)
-        .output()
-        .expect("binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+            .args(["tb", "verify", "--threads", "2", "--dir"])
+            .arg(&dir),
+        "tb verify",
     );
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     // The line ends with the time taken.

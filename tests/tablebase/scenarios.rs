@@ -32,20 +32,23 @@ fn probe(dir: &Path, fen: &str, extra: &[&str]) -> (i32, String, String) {
 
 /// The single stdout line of a successful probe.
 fn line(dir: &Path, fen: &str, extra: &[&str]) -> String {
-    let (code, out, err) = probe(dir, fen, extra);
-    assert_eq!(code, 0, "{fen}: {err}");
-    assert!(err.is_empty(), "{fen}: {err}");
-    assert_eq!(out.lines().count(), 1, "{out}");
-    out.trim_end().to_string()
+    sole_line(dir, fen, extra, true)
 }
 
 /// The single stderr line of a refused probe (exit 2, nothing on stdout).
 fn error(dir: &Path, fen: &str, extra: &[&str]) -> String {
+    sole_line(dir, fen, extra, false)
+}
+
+/// The one line a probe writes: on stdout with exit 0 when `ok`, else on stderr with exit 2;
+/// the other stream stays empty.
+fn sole_line(dir: &Path, fen: &str, extra: &[&str], ok: bool) -> String {
     let (code, out, err) = probe(dir, fen, extra);
-    assert_eq!(code, 2, "{fen}: {out}");
-    assert!(out.is_empty(), "{out}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err.trim_end().to_string()
+    let (want, text, other) = if ok { (0, out, err) } else { (2, err, out) };
+    assert_eq!(code, want, "{fen}: {other}");
+    assert!(other.is_empty(), "{fen}: {other}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+    text.trim_end().to_string()
 }
 
 /// A fresh copy of a table directory to damage.
