@@ -542,56 +542,28 @@ fn draw_half_moves_is_configurable_and_zero_turns_it_off() {
 fn impossible_moves_are_rejected() {
     let start = "B:W21-32:B1-12";
     let legal = "legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16";
+    let illegal = |mv: &str| format!("illegal move '{mv}'; {legal}");
     // Sideways, straight ahead (across a light square) and two squares at once.
     for mv in ["9-10", "9-17", "10-11", "11-18", "9-18"] {
-        assert_eq!(
-            rejected(start, DEFAULT, mv),
-            format!("illegal move '{mv}'; {legal}")
-        );
+        assert_eq!(rejected(start, DEFAULT, mv), illegal(mv));
     }
-    // Off the board.
-    assert_eq!(
-        rejected(start, DEFAULT, "12-33"),
-        "bad move '12-33': square 33 is not in 1..=32"
-    );
-    assert_eq!(
-        rejected(start, DEFAULT, "0-5"),
-        "bad move '0-5': square 0 is not in 1..=32"
-    );
-    // Onto a square taken by its own piece, and by an enemy piece.
-    assert_eq!(
-        rejected(start, DEFAULT, "1-6"),
-        format!("illegal move '1-6'; {legal}")
-    );
-    assert_eq!(
-        rejected("B:W18,23:B14", DEFAULT, "14-18"),
-        "illegal move '14-18'; legal moves: 14-17"
-    );
-    // Moving the other side's piece, moving from an empty square.
-    assert_eq!(
-        rejected(start, DEFAULT, "21-17"),
-        format!("illegal move '21-17'; {legal}")
-    );
-    assert_eq!(
-        rejected(start, DEFAULT, "13-17"),
-        format!("illegal move '13-17'; {legal}")
-    );
-    // Not a move at all.
-    assert_eq!(
-        rejected(start, DEFAULT, "e9-d4"),
-        "bad move syntax 'e9-d4': expected squares joined by '-' or 'x', like 11-15, 9x18x27 or d6-c5"
-    );
-    // Algebraic squares name the same moves (e3 is 23); a light square or a mixed form is refused.
-    assert_eq!(
-        rejected(start, DEFAULT, "e3-d4"),
-        format!("illegal move 'e3-d4'; {legal}")
-    );
-    assert_eq!(
-        rejected(start, DEFAULT, "a8-b7"),
-        "bad move 'a8-b7': 'a8' is a light square: pieces stand on the dark squares (a1, b2, ..., h8)"
-    );
-    assert_eq!(
-        rejected(start, DEFAULT, "c3-18"),
-        "bad move 'c3-18': it mixes square numbers and algebraic squares; write it in one form, like 10-14 or d6-c5"
-    );
+    for (fen, mv, want) in [
+        // Off the board.
+        (start, "12-33", "bad move '12-33': square 33 is not in 1..=32".to_string()),
+        (start, "0-5", "bad move '0-5': square 0 is not in 1..=32".to_string()),
+        // Onto a square taken by its own piece, and by an enemy piece.
+        (start, "1-6", illegal("1-6")),
+        ("B:W18,23:B14", "14-18", "illegal move '14-18'; legal moves: 14-17".to_string()),
+        // Moving the other side's piece, moving from an empty square.
+        (start, "21-17", illegal("21-17")),
+        (start, "13-17", illegal("13-17")),
+        // Not a move at all.
+        (start, "e9-d4", "bad move syntax 'e9-d4': expected squares joined by '-' or 'x', like 11-15, 9x18x27 or d6-c5".to_string()),
+        // Algebraic squares name the same moves (e3 is 23); a light square or a mixed form is refused.
+        (start, "e3-d4", illegal("e3-d4")),
+        (start, "a8-b7", "bad move 'a8-b7': 'a8' is a light square: pieces stand on the dark squares (a1, b2, ..., h8)".to_string()),
+        (start, "c3-18", "bad move 'c3-18': it mixes square numbers and algebraic squares; write it in one form, like 10-14 or d6-c5".to_string()),
+    ] {
+        assert_eq!(rejected(fen, DEFAULT, mv), want, "{fen} {mv}");
+    }
 }
