@@ -40,6 +40,8 @@ fn handshake() {
             "option name MinimaxWeight type spin default {} min 0 max 100",
             (buffgreen::search::SearchConfig::default().minimax_weight * 100.0).round()
         ),
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 2000 min 800 max 2000",
         "option name TablebasePath type string default <empty>",
         "option name TablebasePieces type spin default 7 min 0 max 7",
         "option name Ponder type check default false",
@@ -336,6 +338,7 @@ const SPINS: &[(&str, i64, i64)] = &[
     ("Exploration", 0, 1000),
     ("EvalCut", 0, 1000),
     ("MinimaxWeight", 0, 100),
+    ("UCI_Elo", 800, 2000),
 ];
 
 const CHECKS: &[&str] = &[
@@ -344,6 +347,7 @@ const CHECKS: &[&str] = &[
     "Losing",
     "Ponder",
     "PlainUct",
+    "UCI_LimitStrength",
 ];
 
 #[test]
@@ -398,8 +402,8 @@ fn every_option_accepts_its_range_and_refuses_the_rest() {
         );
     }
     assert_eq!(
-        e.ask("setoption name UCI_Elo value 3"),
-        lines(&["info string error: unknown option 'UCI_Elo'"])
+        e.ask("setoption name UCI_AnalyseMode value true"),
+        lines(&["info string error: unknown option 'UCI_AnalyseMode'"])
     );
     assert_eq!(
         e.ask("setoption name Hash value 3 4"),

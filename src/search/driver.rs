@@ -186,6 +186,10 @@ impl Run<'_> {
             None if !limits.infinite => b.default_nodes,
             n => n,
         };
+        let nodes = match b.node_cap {
+            Some(cap) if !limits.infinite => Some(nodes.map_or(cap, |n| n.min(cap))),
+            _ => nodes,
+        };
         let mut main = MainThread {
             limits,
             control,

@@ -18,7 +18,7 @@
 //! [`playout`], [`eval`] (static evaluation of cut playouts) with [`knowledge`] (its
 //! patterns) and [`losing`] (the evaluation of losing checkers), [`tables`] (endgame table
 //! probes in the tree, at the cut and at the root), [`solver`], [`time`] (time manager),
-//! [`report`] (pv, scores), [`node`] and [`tree`] (the node arena) and [`plain`] (the
+//! [`report`] (pv, scores), [`skill`] (a limited strength), [`node`] and [`tree`] (the node arena) and [`plain`] (the
 //! plain-UCT baseline opponent).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,6 +38,7 @@ pub mod plain;
 pub mod playout;
 pub mod report;
 pub mod searcher;
+pub mod skill;
 pub mod solver;
 mod state;
 pub mod tables;

@@ -10,6 +10,7 @@
 //! a search is driven.
 
 use crate::search::plain;
+use crate::search::skill::{self, Skill};
 
 /// Largest `Hash` in MiB. The arena is written when it is made, so the whole size must be real
 /// memory at once, and a valid option value must never get the engine killed for memory. This
@@ -214,6 +215,10 @@ search_params! {
     /// Weight `a` of the implicit minimax value of the static evaluation in selection:
     /// `q = (1 - a) * mean + a * minimax` (0: the mean alone).
     minimax_weight: f64 = 0.3, "MinimaxWeight", range(0, 100), scale 100;
+    /// Play weaker on purpose, at the strength `UCI_Elo` asks for (see [`skill`]).
+    limit_strength: bool = false, "UCI_LimitStrength";
+    /// The strength asked for when `UCI_LimitStrength` is on (the scale of [`skill`]).
+    elo: u32 = skill::MAX_ELO as u32, "UCI_Elo", range(skill::MIN_ELO, skill::MAX_ELO);
 }
 
 /// What the chosen player (the engine, or the plain-UCT baseline) changes in how a search is
@@ -233,6 +238,9 @@ pub struct Behaviour {
     /// Prune a full arena and search on; otherwise stop expanding and search on in the tree
     /// as it is.
     pub prune_when_full: bool,
+    /// The most iterations a move may use, whatever the limits (a strength limit, see
+    /// [`skill`]); not applied to `go infinite`.
+    pub node_cap: Option<u64>,
 }
 
 impl Behaviour {
@@ -247,8 +255,11 @@ impl Behaviour {
                 timed: false,
                 default_nodes: Some(plain::PLAIN_ITERATIONS),
                 prune_when_full: false,
+                node_cap: None,
             }
         } else {
+            // A limited strength must not grow with the thinking time: a fixed budget.
+            let skill = Skill::of(config);
             Behaviour {
                 reuse_tree: true,
                 solver: true,
@@ -256,6 +267,7 @@ impl Behaviour {
                 timed: true,
                 default_nodes: None,
                 prune_when_full: true,
+                node_cap: skill.map(|s| s.nodes()),
             }
         }
     }
@@ -278,6 +290,8 @@ mod tests {
             ("PlainUct", OptionValue::Check(true)),
             ("EvalCut", OptionValue::Spin(5)),
             ("MinimaxWeight", OptionValue::Spin(35)),
+            ("UCI_LimitStrength", OptionValue::Check(true)),
+            ("UCI_Elo", OptionValue::Spin(1234)),
         ] {
             assert!(c.set(name, value), "{name}");
         }
@@ -288,6 +302,7 @@ mod tests {
         assert!((c.exploration - 1.41).abs() < 1e-12);
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
         assert!(c.plain_uct && c.eval_cut == 5);
+        assert!(c.limit_strength && c.elo == 1234);
         assert!(!c.set("Hash", OptionValue::Check(true)));
         assert!(!c.set("Nope", OptionValue::Spin(1)));
     }
@@ -305,6 +320,6 @@ mod tests {
             })
         );
         assert_eq!(kind("PlainUct"), Some(OptionKind::Check { default: false }));
-        assert_eq!(options.len(), 9);
+        assert_eq!(options.len(), 11);
     }
 }

@@ -140,6 +140,18 @@ pub fn outcome(
         Rank::Visits => best_child(tree, index, solver, allowed),
         Rank::Value => ranked(tree, index, solver, allowed, rank).first().copied(),
     };
+    play(tree, best, pos, rules, solver)
+}
+
+/// The outcome that plays child `best` (none: no move) of the node whose position is `pos`,
+/// with the expected reply of its line; `nodes` is left at 0 for the caller.
+pub fn play(
+    tree: &Tree,
+    best: Option<u32>,
+    pos: &Position,
+    rules: &Rules,
+    solver: bool,
+) -> SearchOutcome {
     let line = best.map(|c| pv(tree, c, pos, rules, solver));
     SearchOutcome {
         best: line.as_ref().and_then(|l| l.first().copied()),

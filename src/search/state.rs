@@ -14,6 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{Game, Position, Rules};
 use crate::search::padded::CachePadded;
+use crate::search::skill::Skill;
 use crate::search::tables::Tables;
 use crate::search::tree::Tree;
 use crate::search::uct::{Params, Worker};
@@ -30,6 +31,8 @@ pub(super) struct SearchState {
     clock: u32,
     multipv: usize,
     seed: u64,
+    /// The strength limit, if any: how the move is chosen.
+    skill: Option<Skill>,
     /// Root children that may be played (by index in the block); empty: all.
     allowed: Vec<bool>,
     /// The endgame tables, when the search uses them.
@@ -101,6 +104,7 @@ impl SearchState {
             clock: game.clock(),
             multipv: config.multipv.max(1),
             seed: config.seed,
+            skill: Skill::of(config),
             allowed: Vec::new(),
             tables,
             root_tbhits: 0,
@@ -326,6 +330,13 @@ impl SearchState {
     /// The best move and the expected reply.
     pub(super) fn outcome(&self, tree: &Tree) -> SearchOutcome {
         let solver = self.params.solver;
+        if let Some(skill) = &self.skill {
+            let pick = skill.choose(tree, solver, &self.allowed, &self.pos, self.seed);
+            return SearchOutcome {
+                nodes: self.iterations(),
+                ..report::play(tree, pick, &self.pos, &self.rules, solver)
+            };
+        }
         SearchOutcome {
             nodes: self.iterations(),
             ..report::outcome(
