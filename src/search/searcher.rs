@@ -319,28 +319,38 @@ mod tests {
         out
     }
 
-    #[test]
-    fn a_stop_during_re_rooting_is_answered_before_it_ends() {
-        let mut game = Game::new(Position::startpos(), 0, Rules::default());
+    /// A searcher that searched `game` for `nodes` iterations, with `game` moved on by the
+    /// line it found (its move and the expected reply); `None` when it found no such line.
+    fn searched_then_played(game: &mut Game, nodes: u64) -> Option<Searcher> {
         let mut s = Searcher::new(&SearchConfig::default());
         let first = s.search(
-            &game,
-            &Limits::nodes(20_000),
+            game,
+            &Limits::nodes(nodes),
             &Control::default(),
             &mut |_| {},
         );
         let (Some(best), Some(reply)) = (first.best, first.ponder) else {
-            panic!("no line: {first:?}");
+            return None;
         };
-        assert!(game.play(best) && game.play(reply));
-        // The stop is there before the search begins: the re-rooting sees it at once.
+        (game.play(best) && game.play(reply)).then_some(s)
+    }
+
+    /// A search of `game` by `s` with the stop there before it begins (a re-rooting sees it
+    /// at once), which answers with exactly one event.
+    fn stopped_at_once(s: &mut Searcher, game: &Game) -> SearchOutcome {
         let control = Control::default();
         control.stop.store(true, Ordering::Relaxed);
         let mut events = Vec::new();
-        let out = s.search(&game, &Limits::infinite(), &control, &mut |e| {
-            events.push(e)
-        });
+        let out = s.search(game, &Limits::infinite(), &control, &mut |e| events.push(e));
         assert_eq!(events, vec![SearchEvent::Decided(out)]);
+        out
+    }
+
+    #[test]
+    fn a_stop_during_re_rooting_is_answered_before_it_ends() {
+        let mut game = Game::new(Position::startpos(), 0, Rules::default());
+        let mut s = searched_then_played(&mut game, 20_000).expect("a line");
+        let out = stopped_at_once(&mut s, &game);
         assert_eq!(out.nodes, 0);
         let legal = game.legal_moves();
         assert!(out.best.is_some_and(|m| legal.contains(&m)), "{out:?}");
@@ -411,17 +421,10 @@ mod tests {
             let start = crate::board::fen::parse(&format!("W:WK{a},K10:BK{c}")).expect("fen");
             let mut game = Game::new(start, 0, rules);
             // A tree searched without tables.
-            let mut s = Searcher::new(&SearchConfig::default());
-            let first = s.search(
-                &game,
-                &Limits::nodes(5_000),
-                &Control::default(),
-                &mut |_| {},
-            );
-            let (Some(best), Some(reply)) = (first.best, first.ponder) else {
+            let Some(mut s) = searched_then_played(&mut game, 5_000) else {
                 continue;
             };
-            if !(game.play(best) && game.play(reply)) || game.result() != GameResult::Ongoing {
+            if game.result() != GameResult::Ongoing {
                 continue;
             }
             let Some(root) = tables.root(game.position(), &rules, game.clock()) else {
@@ -447,13 +450,7 @@ mod tests {
             // The same tree, now with tables (`set_tables` would start afresh), and a `stop`
             // there before the search begins: answered while the tree is re-rooted.
             s.tables = Some(Arc::clone(&tables));
-            let control = Control::default();
-            control.stop.store(true, Ordering::Relaxed);
-            let mut events = Vec::new();
-            let out = s.search(&game, &Limits::infinite(), &control, &mut |e| {
-                events.push(e)
-            });
-            assert_eq!(events, vec![SearchEvent::Decided(out)]);
+            let out = stopped_at_once(&mut s, &game);
             assert_eq!(out.nodes, 0);
             assert!(
                 out.best.is_some_and(|m| root.moves.contains(&m)),
