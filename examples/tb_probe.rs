@@ -1,11 +1,14 @@
-//! Probe latency of a tablebase directory: the first probe of each slice (which reads and
-//! checks the slice file) and probes once every slice is in memory, in nanoseconds, measured
-//! in CPU time of this thread so that a busy machine does not inflate them.
+//! Probe latency of a tablebase directory, as the engine uses it: opening (headers read, files
+//! mapped), checking every checksum (`Tablebase::verify`, what `setoption` does), the first
+//! probe of each slice after that ("cold": the engine's first probe of a material during a
+//! search) and probes once every slice was probed ("cached"). Times are CPU time of this
+//! thread, so that a busy machine does not inflate them, except the single cold probes
+//! (below that clock's resolution: wall time); opening and checking also in wall time.
 //!
 //! `cargo run --release --example tb_probe DIR [--english] [probes]`
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -34,6 +37,7 @@ fn main() {
     } else {
         Rules::BUFF_AND_GREEN
     };
+    let (wall, cpu) = (Instant::now(), thread_cpu_time());
     let tb = match Tablebase::open(&dir, &rules) {
         Ok(tb) => tb,
         Err(e) => {
@@ -41,6 +45,13 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let (open_wall, open_cpu) = (wall.elapsed(), thread_cpu_time() - cpu);
+    let (wall, cpu) = (Instant::now(), thread_cpu_time());
+    if let Err(e) = tb.verify() {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
+    let (verify_wall, verify_cpu) = (wall.elapsed(), thread_cpu_time() - cpu);
     // Random positions of every slice, half of them handed over to White to move.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let slices = Material::slices(tb.max_pieces());
@@ -61,13 +72,16 @@ fn main() {
         }
         by_slice.push(list);
     }
-    let mut cold = Duration::ZERO;
+    // One probe is below the resolution of the thread's CPU clock: wall time, median and
+    // largest over the slices.
+    let mut cold = Vec::new();
     let mut failures = 0;
     for list in &by_slice {
-        let t = thread_cpu_time();
+        let t = Instant::now();
         failures += usize::from(tb.probe(&list[0]).is_err());
-        cold += thread_cpu_time() - t;
+        cold.push(t.elapsed());
     }
+    cold.sort();
     let mut all: Vec<Position> = by_slice.into_iter().flatten().collect();
     // Shuffle, so that consecutive probes hit different slices and cache lines.
     for i in (1..all.len()).rev() {
@@ -84,12 +98,20 @@ fn main() {
     }
     let warm = thread_cpu_time() - t;
     println!(
-        "{} slices: first probe of a slice (reads and checks its file) {:.0} us on average",
-        slices.len(),
-        cold.as_secs_f64() * 1e6 / slices.len() as f64
+        "open (headers, maps): {:.1} ms wall, {:.1} ms CPU; checksums of every slice: {:.0} ms wall, {:.0} ms CPU",
+        open_wall.as_secs_f64() * 1e3,
+        open_cpu.as_secs_f64() * 1e3,
+        verify_wall.as_secs_f64() * 1e3,
+        verify_cpu.as_secs_f64() * 1e3
     );
     println!(
-        "{} probes with every slice loaded: {:.0} ns per probe ({wins} wins, {failures} errors)",
+        "{} slices: first probe of a slice after opening (cold, wall): median {:.0} ns, largest {:.0} ns",
+        slices.len(),
+        cold[cold.len() / 2].as_secs_f64() * 1e9,
+        cold.last().copied().unwrap_or_default().as_secs_f64() * 1e9
+    );
+    println!(
+        "{} probes, slices touched before (cached): {:.0} ns per probe ({wins} wins, {failures} errors)",
         all.len(),
         warm.as_secs_f64() * 1e9 / all.len() as f64
     );

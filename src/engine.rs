@@ -562,12 +562,16 @@ impl Drop for Engine {
     }
 }
 
-/// The tables in `path` for `rules` (none for an empty path).
+/// The tables in `path` for `rules` (none for an empty path), every slice's checksum checked
+/// now, while no search runs: a search then never reads more of a file than the entries it
+/// probes, and a corrupt file refuses the directory here, with the other bad inputs.
 fn open_tables(path: &str, rules: &Rules) -> Result<Option<Arc<Tablebase>>, TbError> {
     if path.is_empty() {
         return Ok(None);
     }
-    Tablebase::open(std::path::Path::new(path), rules).map(|tb| Some(Arc::new(tb)))
+    let tb = Tablebase::open(std::path::Path::new(path), rules)?;
+    tb.verify()?;
+    Ok(Some(Arc::new(tb)))
 }
 
 /// Sorts divide output by origin square, then by landing squares, so the order does not depend

@@ -27,6 +27,7 @@ use crate::search::uct::Worker;
 use crate::search::{
     placement, report, time, Control, Limits, SearchConfig, SearchEvent, SearchInfo, SearchOutcome,
 };
+use crate::types::Move;
 
 /// Iterations between looks at the clock, `ponderhit` and the info timer.
 const CHECK_EVERY: u64 = 16;
@@ -109,17 +110,18 @@ pub(super) struct Answer {
 
 impl Answer {
     /// The answer for `game`'s position, found at node `index` of a tree kept from an
-    /// earlier search, before any iteration of this one (no lines: nothing was searched);
-    /// `None` when that node has no children to choose from.
+    /// earlier search, before any iteration of this one (no lines: nothing was searched): the
+    /// best of `playable` (empty: of all moves); `None` when that node has no children to
+    /// choose from.
     pub(super) fn at(
         tree: &Tree,
         index: u32,
         game: &Game,
-        limits: &Limits,
+        playable: &[Move],
         solver: bool,
         rank: report::Rank,
     ) -> Option<Answer> {
-        let allowed = report::allowed(tree, index, &limits.searchmoves);
+        let allowed = report::allowed(tree, index, playable);
         let outcome = report::outcome(
             tree,
             index,

@@ -127,9 +127,9 @@ impl Playout {
 
     /// Like [`Playout::run`], but after `cut` plies (and once no capture is pending, within
     /// [`QUIESCENCE_PLIES`] more) the position is scored by [`eval::evaluate`] instead of
-    /// played out: a [`PlayoutEnd::Scored`] from the starting side's view. A position at the
-    /// cut that `tables` cover (captures pending or not) takes the table's exact result at
-    /// its clock instead.
+    /// played out: a [`PlayoutEnd::Scored`] from the starting side's view. The first
+    /// position of the playout that `tables` cover (before the cut or after, captures
+    /// pending or not) ends it with the table's exact result at its clock.
     pub fn run_cut(
         &mut self,
         mut pos: Position,
@@ -142,14 +142,15 @@ impl Playout {
         let start = pos.side_to_move();
         let limit = cut + QUIESCENCE_PLIES;
         for ply in 0..limit {
-            if ply >= cut {
-                if let Some(value) = tables.and_then(|t| t.probe(&pos, clock)) {
-                    self.tbhits += 1;
-                    return (tabled(value, &pos, start), ply);
-                }
-                if !has_captures(&pos, rules) {
-                    return (score_for(&pos, rules, start), ply);
-                }
+            // A covered position ends the playout at once, whether or not the cut is reached:
+            // its result is exact, and random moves from it would only add noise (a won
+            // ending thrown away by a random blunder).
+            if let Some(value) = tables.and_then(|t| t.probe(&pos, clock)) {
+                self.tbhits += 1;
+                return (tabled(value, &pos, start), ply);
+            }
+            if ply >= cut && !has_captures(&pos, rules) {
+                return (score_for(&pos, rules, start), ply);
             }
             if let Some(end) = self.step(&mut pos, &mut clock, rules, rng, start) {
                 return (end, ply);

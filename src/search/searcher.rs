@@ -13,6 +13,7 @@ use crate::search::state::SearchState;
 use crate::search::tables::Tables;
 use crate::search::tree::{Tree, TreeStats};
 use crate::search::{report, time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
+use crate::tablebase::Value;
 use crate::types::Move;
 
 /// Iterations a forced move (the only legal or allowed move) is searched for its score
@@ -108,8 +109,37 @@ impl Searcher {
             return none;
         }
         let behaviour = Behaviour::of(&self.config);
+        let tables = self.tables.clone().filter(|_| !self.config.plain_uct);
+        // A tabled root plays only moves that keep its result (see `Tables::root`), narrowed
+        // by `searchmoves` when that leaves any: from the first answer on, which may be given
+        // while a kept tree is compacted.
+        let tabled = tables
+            .as_deref()
+            .and_then(|t| t.root(game.position(), game.rules(), game.clock()));
+        let keep: Vec<Move> = tabled.as_ref().map_or_else(Vec::new, |root| {
+            root.moves
+                .iter()
+                .copied()
+                .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+                .collect()
+        });
+        let playable = if keep.is_empty() {
+            limits.searchmoves.as_slice()
+        } else {
+            keep.as_slice()
+        };
+        // A drawn tabled root is searched without draw proofs (see `Tables::without_draws`):
+        // a kept tree holds them, so it starts afresh.
+        let drawn = !keep.is_empty() && tabled.as_ref().is_some_and(|r| r.value == Value::Draw);
+        let tables = tables.map(|t| {
+            if drawn {
+                Arc::new(t.without_draws())
+            } else {
+                t
+            }
+        });
         let found = match &self.last {
-            Some(key) if behaviour.reuse_tree => key.find(game, &self.tree),
+            Some(key) if behaviour.reuse_tree && !drawn => key.find(game, &self.tree),
             _ => None,
         };
         self.last = None;
@@ -130,7 +160,7 @@ impl Searcher {
             }
             Some(index) => {
                 let rank = report::rank_for(self.config.multipv);
-                let answer = Answer::at(&self.tree, index, game, limits, behaviour.solver, rank);
+                let answer = Answer::at(&self.tree, index, game, playable, behaviour.solver, rank);
                 let limit = self.tree.capacity() / 2;
                 let (kept, given) =
                     self.compaction
@@ -143,7 +173,6 @@ impl Searcher {
             }
             None => self.tree.clear(),
         }
-        let tables = self.tables.clone().filter(|_| !self.config.plain_uct);
         let mut state = SearchState::new(&self.config, game, started, tables);
         let mut workers = state.workers(behaviour.threads);
         if !self.tree.root().is_expanded()
@@ -160,22 +189,9 @@ impl Searcher {
                 ..none
             };
         }
-        // A tabled root plays only moves that keep its result (see `Tables::root`).
-        let tabled = state
-            .tables()
-            .and_then(|t| t.root(game.position(), game.rules(), game.clock()));
         let mut candidates = 0;
         if let Some(root) = &tabled {
             state.add_root_tbhits(root.probes);
-            let keep: Vec<Move> = match limits.searchmoves.as_slice() {
-                [] => root.moves.clone(),
-                listed => root
-                    .moves
-                    .iter()
-                    .copied()
-                    .filter(|m| listed.contains(m))
-                    .collect(),
-            };
             if !keep.is_empty() {
                 candidates = state.mask_root(&self.tree, &keep);
             }
@@ -217,11 +233,6 @@ impl Searcher {
         }
         for info in state.infos(&self.tree) {
             report(SearchEvent::Info(info));
-        }
-        if let Some(e) = state.tables().and_then(Tables::new_failure) {
-            report(SearchEvent::Message(format!(
-                "error: {e}; the search goes on without that table"
-            )));
         }
         let outcome = state.outcome(&self.tree);
         if behaviour.reuse_tree {
@@ -294,6 +305,8 @@ mod tests {
     use std::sync::atomic::Ordering;
 
     use super::*;
+    use crate::search::solver::Proof;
+    use crate::search::Score;
 
     /// The messages of a search of `game` under `limits`.
     fn messages(s: &mut Searcher, game: &Game, limits: &Limits) -> Vec<String> {
@@ -306,28 +319,38 @@ mod tests {
         out
     }
 
-    #[test]
-    fn a_stop_during_re_rooting_is_answered_before_it_ends() {
-        let mut game = Game::new(Position::startpos(), 0, Rules::default());
+    /// A searcher that searched `game` for `nodes` iterations, with `game` moved on by the
+    /// line it found (its move and the expected reply); `None` when it found no such line.
+    fn searched_then_played(game: &mut Game, nodes: u64) -> Option<Searcher> {
         let mut s = Searcher::new(&SearchConfig::default());
         let first = s.search(
-            &game,
-            &Limits::nodes(20_000),
+            game,
+            &Limits::nodes(nodes),
             &Control::default(),
             &mut |_| {},
         );
         let (Some(best), Some(reply)) = (first.best, first.ponder) else {
-            panic!("no line: {first:?}");
+            return None;
         };
-        assert!(game.play(best) && game.play(reply));
-        // The stop is there before the search begins: the re-rooting sees it at once.
+        (game.play(best) && game.play(reply)).then_some(s)
+    }
+
+    /// A search of `game` by `s` with the stop there before it begins (a re-rooting sees it
+    /// at once), which answers with exactly one event.
+    fn stopped_at_once(s: &mut Searcher, game: &Game) -> SearchOutcome {
         let control = Control::default();
         control.stop.store(true, Ordering::Relaxed);
         let mut events = Vec::new();
-        let out = s.search(&game, &Limits::infinite(), &control, &mut |e| {
-            events.push(e)
-        });
+        let out = s.search(game, &Limits::infinite(), &control, &mut |e| events.push(e));
         assert_eq!(events, vec![SearchEvent::Decided(out)]);
+        out
+    }
+
+    #[test]
+    fn a_stop_during_re_rooting_is_answered_before_it_ends() {
+        let mut game = Game::new(Position::startpos(), 0, Rules::default());
+        let mut s = searched_then_played(&mut game, 20_000).expect("a line");
+        let out = stopped_at_once(&mut s, &game);
         assert_eq!(out.nodes, 0);
         let legal = game.legal_moves();
         assert!(out.best.is_some_and(|m| legal.contains(&m)), "{out:?}");
@@ -357,6 +380,137 @@ mod tests {
             assert!(g.play(g.legal_moves()[0]));
             let said = messages(&mut s, &g, &by_nodes);
             assert!(said[0].starts_with("reused "), "{said:?}");
+        }
+    }
+
+    /// Buff and Green tables of up to 3 pieces, built once per process into a directory of
+    /// its own (removed once mapped: the maps stay valid).
+    fn three_piece_tables(rules: &Rules) -> Arc<Tables> {
+        use crate::tablebase::build::{build, BuildOptions};
+        use crate::tablebase::Tablebase;
+        static TABLES: std::sync::OnceLock<Arc<Tables>> = std::sync::OnceLock::new();
+        assert_eq!(*rules, Rules::default());
+        let tables = TABLES.get_or_init(|| {
+            let dir =
+                std::env::temp_dir().join(format!("buffgreen-searcher-tb-{}", std::process::id()));
+            let opts = BuildOptions {
+                dir: dir.clone(),
+                pieces: 3,
+                rules: *rules,
+                threads: 1,
+            };
+            build(&opts, &mut |_| {}).expect("3-piece tables build");
+            let tb = Tablebase::open(&dir, rules).expect("tables open");
+            tb.verify().expect("tables check");
+            let _ = std::fs::remove_dir_all(&dir);
+            Arc::new(Tables::new(Arc::new(tb), 3).expect("tables probe"))
+        });
+        Arc::clone(tables)
+    }
+
+    #[test]
+    fn an_answer_given_while_re_rooting_keeps_the_tabled_result() {
+        let rules = Rules::default();
+        let tables = three_piece_tables(&rules);
+        // Two kings against one, from the first start whose searched line reaches a tabled
+        // root where the kept tree's favourite throws the result away (so that the test can
+        // fail).
+        let starts = (1..=32).flat_map(|a| (1..=32).map(move |c| (a, c)));
+        let mut tried = 0;
+        for (a, c) in starts.filter(|&(a, c)| a != c && a != 10 && c != 10) {
+            let start = crate::board::fen::parse(&format!("W:WK{a},K10:BK{c}")).expect("fen");
+            let mut game = Game::new(start, 0, rules);
+            // A tree searched without tables.
+            let Some(mut s) = searched_then_played(&mut game, 5_000) else {
+                continue;
+            };
+            if game.result() != GameResult::Ongoing {
+                continue;
+            }
+            let Some(root) = tables.root(game.position(), &rules, game.clock()) else {
+                continue;
+            };
+            let Some(index) = s.last.as_ref().and_then(|k| k.find(&game, &s.tree)) else {
+                continue;
+            };
+            let favourite = report::outcome(
+                &s.tree,
+                index,
+                game.position(),
+                &rules,
+                true,
+                &[],
+                report::Rank::Visits,
+            )
+            .best;
+            if favourite.is_none_or(|m| root.moves.contains(&m)) {
+                continue;
+            }
+            tried += 1;
+            // The same tree, now with tables (`set_tables` would start afresh), and a `stop`
+            // there before the search begins: answered while the tree is re-rooted.
+            s.tables = Some(Arc::clone(&tables));
+            let out = stopped_at_once(&mut s, &game);
+            assert_eq!(out.nodes, 0);
+            assert!(
+                out.best.is_some_and(|m| root.moves.contains(&m)),
+                "{}: {out:?}, keeping {:?}",
+                crate::board::fen::write(game.position()),
+                root.moves
+            );
+            if tried == 3 {
+                break;
+            }
+        }
+        assert_eq!(
+            tried, 3,
+            "too few positions where the tree's favourite throws away the result"
+        );
+    }
+
+    #[test]
+    fn a_drawn_tabled_root_chooses_by_the_search_not_by_proven_draws() {
+        let rules = Rules::default();
+        let tables = three_piece_tables(&rules);
+        // A lone king against two men: drawn, and two of its moves keep the draw.
+        for f in ["W:WK13:B1,15", "W:WK17:B1,15", "W:WK20:B2,15"] {
+            let pos = crate::board::fen::parse(f).expect("fen");
+            let game = Game::new(pos, 0, rules);
+            let root = tables.root(&pos, &rules, 0).expect("tabled");
+            assert_eq!(root.value, Value::Draw, "{f}");
+            assert!(root.moves.len() >= 2, "{f}: {:?}", root.moves);
+            let mut s = Searcher::new(&SearchConfig::default());
+            s.set_tables(Some(Arc::clone(&tables)));
+            let mut last = None;
+            let out = s.search(
+                &game,
+                &Limits::nodes(5_000),
+                &Control::default(),
+                &mut |e| {
+                    if let SearchEvent::Info(i) = e {
+                        last = Some((i.score, i.wdl));
+                    }
+                },
+            );
+            // The report gives the table's draw ...
+            assert_eq!(last, Some((Score::Cp(0), Some([0, 1000, 0]))), "{f}");
+            // ... but the moves that keep it are searched, not proven draws, and the one
+            // played is the one the search rates best among them.
+            let allowed = report::allowed(&s.tree, 0, &root.moves);
+            let mut kept = 0;
+            for (k, c) in s.tree.root().children().enumerate() {
+                if allowed[k] {
+                    kept += 1;
+                    let node = s.tree.node(c);
+                    assert_ne!(node.proof(), Some(Proof::Draw), "{f}");
+                    assert!(node.visits() > 0, "{f}");
+                }
+            }
+            assert_eq!(kept, root.moves.len(), "{f}");
+            let best = report::ranked_root(&s.tree, true, &allowed)[0];
+            let best = report::resolve(&s.tree, best, &pos, &rules);
+            assert_eq!(out.best, best, "{f}");
+            assert!(out.best.is_some_and(|m| root.moves.contains(&m)), "{f}");
         }
     }
 }

@@ -300,6 +300,7 @@ impl SearchState {
         let depth = self.depth();
         let tbhits = self.tbhits();
         let draw_rate = report::draw_rate(&self.pos, &self.rules, self.clock);
+        let drawn = self.tables().is_some_and(Tables::drawn_root);
         report::ranked(tree, 0, solver, &self.allowed, self.rank())
             .into_iter()
             .take(self.multipv)
@@ -314,8 +315,18 @@ impl SearchState {
                     nps,
                     tbhits,
                     time,
-                    score: report::score(node, solver),
-                    wdl: Some(report::wdl(node, solver, draw_rate)),
+                    // A drawn tabled root reports the table's draw, whatever the search
+                    // thinks of the moves that keep it.
+                    score: if drawn {
+                        Score::Cp(0)
+                    } else {
+                        report::score(node, solver)
+                    },
+                    wdl: Some(if drawn {
+                        [0, 1000, 0]
+                    } else {
+                        report::wdl(node, solver, draw_rate)
+                    }),
                     pv: report::pv(tree, c, &self.pos, &self.rules, solver),
                 }
             })

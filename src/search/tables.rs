@@ -6,12 +6,11 @@
 //! the winning conversion, not to the end of the game: they are stored from [`TABLED`] plies
 //! on, so every proven mate ranks before them and the report tells them apart.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
 use crate::search::solver::Proof;
-use crate::tablebase::{Tablebase, TbError, Value};
+use crate::tablebase::{Tablebase, Value};
 use crate::types::Move;
 
 /// Plies of a proof that comes from the tables start here (see the module comment).
@@ -23,14 +22,13 @@ pub const TABLED: u16 = 0x2000;
 pub const TB_WIN_CP: i32 = 20_000;
 
 /// Opened tables and how far the search may use them.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Tables {
     tb: Arc<Tablebase>,
     /// Positions with at most this many pieces are probed.
     pieces: u32,
-    /// The first failure of a slice file met while probing (read lazily), to report once.
-    failure: Mutex<Option<TbError>>,
-    reported: AtomicBool,
+    /// Probes give draws too (see [`Tables::without_draws`]).
+    draws: bool,
 }
 
 /// What the tables say about the root and which of its moves keep it.
@@ -49,17 +47,29 @@ impl Tables {
     /// than the tables hold); `None` when that leaves nothing to probe.
     pub fn new(tb: Arc<Tablebase>, pieces: u32) -> Option<Tables> {
         let pieces = pieces.min(tb.max_pieces());
-        (pieces >= 2).then(|| Tables {
+        (pieces >= 2).then_some(Tables {
             tb,
             pieces,
-            failure: Mutex::new(None),
-            reported: AtomicBool::new(false),
+            draws: true,
         })
+    }
+
+    /// The same tables for the search of a drawn tabled root: probes give wins and losses
+    /// only, and a drawn position is searched and evaluated as without tables. Every move the
+    /// root may play keeps the draw, so proven draws would leave nothing to choose by; this
+    /// way the search rates them by what they leave the opponent (the replies that lose,
+    /// proven by the tables, and the evaluation of the rest), and the engine plays the draw
+    /// that sets the most problems.
+    pub fn without_draws(&self) -> Tables {
+        Tables {
+            draws: false,
+            ..self.clone()
+        }
     }
 
     /// True when `self` probes the same tables as far as `other` does.
     pub fn same_as(&self, other: &Tables) -> bool {
-        Arc::ptr_eq(&self.tb, &other.tb) && self.pieces == other.pieces
+        Arc::ptr_eq(&self.tb, &other.tb) && self.pieces == other.pieces && self.draws == other.draws
     }
 
     /// The most pieces a probed position has.
@@ -74,28 +84,27 @@ impl Tables {
     }
 
     /// The result of `pos` at no-progress clock `clock` for its side to move, when covered
-    /// (a slice file that fails to load is taken as not covered, and remembered).
+    /// (a missing slice, or one that fails its check, is taken as not covered: the engine
+    /// checks every slice when it opens the tables, see [`Tablebase::verify`]).
+    /// Without draws (see [`Tables::without_draws`]) a draw is no answer.
     #[inline]
     pub fn probe(&self, pos: &Position, clock: u32) -> Option<Value> {
+        self.exact(pos, clock)
+            .filter(|&v| self.draws || v != Value::Draw)
+    }
+
+    /// [`Tables::probe`], draws included.
+    #[inline]
+    fn exact(&self, pos: &Position, clock: u32) -> Option<Value> {
         if !self.covers(pos) {
             return None;
         }
-        match self.tb.probe_at(pos, clock) {
-            Ok(v) => Some(v),
-            Err(TbError::NotCovered(_)) => None,
-            Err(e) => {
-                let mut failure = self.failure.lock().unwrap_or_else(|p| p.into_inner());
-                failure.get_or_insert(e);
-                None
-            }
-        }
+        self.tb.probe_at(pos, clock).ok()
     }
 
-    /// The first slice failure not reported yet (reported once per opened tables).
-    pub fn new_failure(&self) -> Option<TbError> {
-        let failure = self.failure.lock().unwrap_or_else(|p| p.into_inner());
-        let e = failure.clone()?;
-        (!self.reported.swap(true, Ordering::Relaxed)).then_some(e)
+    /// True when the root of the search is a tabled draw (see [`Tables::without_draws`]).
+    pub fn drawn_root(&self) -> bool {
+        !self.draws
     }
 
     /// The root's tabled value at `clock` and the moves that keep it, when the root is
@@ -105,7 +114,7 @@ impl Tables {
     /// when it captures or crowns (the clock restarts) and `d' + 1` otherwise, with `d'` the
     /// opponent's distance after it, as the tables count.
     pub fn root(&self, pos: &Position, rules: &Rules, clock: u32) -> Option<RootTable> {
-        let value = self.probe(pos, clock)?;
+        let value = self.exact(pos, clock)?;
         let mut list = MoveList::new();
         generate_moves(pos, rules, &mut list);
         let mut probes = 1;
@@ -119,7 +128,7 @@ impl Tables {
             // has no move: it took the last piece), unless a slice failed to load; then the
             // root is searched as usual.
             let v = if has_moves(&next, rules) {
-                self.probe(&next, after)?
+                self.exact(&next, after)?
             } else {
                 Value::Loss(0)
             };

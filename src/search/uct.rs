@@ -163,7 +163,7 @@ impl Worker {
     /// Runs one iteration from the root (position `root_pos`, clock `root_clock`).
     /// `allowed` filters the root's children (by index in the block); empty allows all.
     /// With `tables`, a covered leaf below the root is proven by a probe at its own clock,
-    /// and a cut playout that ends in a covered position takes the table's result.
+    /// and a cut playout that reaches a covered position ends there with the table's result.
     #[allow(clippy::too_many_arguments)]
     pub fn iterate(
         &mut self,

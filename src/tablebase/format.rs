@@ -9,9 +9,9 @@
 //! mirror with Black to move (that is, the material with White to move, turned round).
 //! Entry bytes are [`crate::tablebase::Value::code`]s.
 //!
-//! A file is read whole and checked (magic, version, length, checksum, header against its
-//! name) before any entry is used, so a truncated, corrupt or foreign file is refused with an
-//! error instead of giving a wrong value.
+//! A file is checked whole (magic, version, length, checksum, header against its name) before
+//! any entry is used, so a truncated, corrupt or foreign file is refused with an error instead
+//! of giving a wrong value.
 
 use std::fs;
 use std::io::Write;
@@ -184,8 +184,8 @@ pub fn read_header(path: &Path) -> Result<Header, TbError> {
     Header::parse(path, &h)
 }
 
-/// Reads and checks the file of `material` in `dir`: its header must name `material` and
-/// `rules`, its length and checksum must match. Returns the entries of both halves.
+/// Reads and checks the file of `material` in `dir` (see [`check`]). Returns the entries of
+/// both halves.
 pub fn read(dir: &Path, material: Material, rules: &Rules) -> Result<Vec<u8>, TbError> {
     let path = path_of(dir, material);
     let mut bytes = match fs::read(&path) {
@@ -195,13 +195,41 @@ pub fn read(dir: &Path, material: Material, rules: &Rules) -> Result<Vec<u8>, Tb
         }
         Err(e) => return Err(TbError::io(&path, &e)),
     };
-    let header = Header::parse(&path, &bytes)?;
-    check_rules(&path, &header, rules)?;
+    check(&path, &bytes, material, rules)?;
+    Ok(bytes.split_off(HEADER_LEN))
+}
+
+/// Checks the whole image `bytes` of file `path`: its header must name `material` and
+/// `rules`, its length and checksum must match.
+pub fn check(path: &Path, bytes: &[u8], material: Material, rules: &Rules) -> Result<(), TbError> {
+    let header = check_header(path, bytes, material, rules)?;
+    let blank = Header {
+        checksum: 0,
+        ..header
+    };
+    let data = bytes.get(HEADER_LEN..).unwrap_or_default();
+    if checksum(&blank.bytes(), data) != header.checksum {
+        return Err(TbError::Corrupt(path.to_path_buf()));
+    }
+    Ok(())
+}
+
+/// Checks the header of the image `bytes` of file `path` against `material`, `rules` and the
+/// image's length, without reading the entries (see [`check`] for the checksum); returns the
+/// header.
+pub fn check_header(
+    path: &Path,
+    bytes: &[u8],
+    material: Material,
+    rules: &Rules,
+) -> Result<Header, TbError> {
+    let header = Header::parse(path, bytes)?;
+    check_rules(path, &header, rules)?;
     let halves = material.halves().len() as u32;
     let entries = SliceIndex::new(material).size();
     if header.material != material || header.halves != halves || header.entries != entries {
         return Err(TbError::BadHeader {
-            path,
+            path: path.to_path_buf(),
             what: format!(
                 "material {} with {} halves of {} entries, expected {material} with {halves} of {entries}",
                 header.material, header.halves, header.entries
@@ -211,20 +239,12 @@ pub fn read(dir: &Path, material: Material, rules: &Rules) -> Result<Vec<u8>, Tb
     let expected = HEADER_LEN as u64 + u64::from(halves) * entries;
     if bytes.len() as u64 != expected {
         return Err(TbError::Length {
-            path,
+            path: path.to_path_buf(),
             found: bytes.len() as u64,
             expected,
         });
     }
-    let data = bytes.split_off(HEADER_LEN);
-    let blank = Header {
-        checksum: 0,
-        ..header
-    };
-    if checksum(&blank.bytes(), &data) != header.checksum {
-        return Err(TbError::Corrupt(path));
-    }
-    Ok(data)
+    Ok(header)
 }
 
 /// Refuses a file whose length is not what its header implies (truncated or padded), from
