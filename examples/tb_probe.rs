@@ -8,7 +8,7 @@
 //! `cargo run --release --example tb_probe DIR [--english] [probes]`
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
