@@ -206,7 +206,9 @@ fn draw_by_score_counts_from_the_move_number_and_resets_on_captures() {
                 continue;
             }
             run_len = if replay.clock() == 0 { 0 } else { run_len + 1 };
-            if (i + 1) / 2 >= 15 && run_len >= 6 {
+            // Plies in the game now (the opening's included), in full moves.
+            let full_moves = replay.moves().len() / 2;
+            if full_moves >= 15 && run_len >= 6 {
                 end = Some(i + 1);
                 break;
             }

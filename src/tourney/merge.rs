@@ -189,7 +189,19 @@ pub fn merge(args: &MatchArgs) -> Result<String, TourneyError> {
         let llr = s.llr(&report.tallies[0]);
         s.decide(llr).map(|d| (d, llr))
     });
-    Ok(report.table(&m))
+    // The time on the first line is the merge's own, which says nothing: name the files instead.
+    let table = report.table(&m);
+    let files = format!(" merged from {} files, ", args.merge.len());
+    Ok(match (table.find(" in "), table.find(" games/s), ")) {
+        (Some(a), Some(b)) if a < b => {
+            format!(
+                "{}{files}{}",
+                &table[..a],
+                &table[b + " games/s), ".len()..]
+            )
+        }
+        _ => table,
+    })
 }
 
 /// The names in a fixed order, for a pairing's key.
