@@ -4,31 +4,17 @@
 //! pentanomial error bar and the warning for `--concurrency` above the cores.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use buffgreen::board::{fen, Game, Rules};
 use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen::tourney::pdn::{self, PdnGame};
 use buffgreen::tourney::stats::{fmt_err, Record};
 
-const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
+mod match_support;
+use match_support::{assert_refused, match_of, run, BIN};
 
-/// A fresh directory for one test.
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bg-adjud-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs `buffgreen` with `args`; exit code, stdout, stderr.
-fn run(args: &[String]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    match_support::temp("adjud", name)
 }
 
 fn strings(v: &[&str]) -> Vec<String> {
@@ -50,6 +36,17 @@ fn scoring_engine(dir: &Path, name: &str, cp: i32) -> String {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     format!("cmd={} name={name}", path.display())
+}
+
+/// A match of two [`scoring_engine`]s (name, score) with the words of `extra`.
+fn scored_match(dir: &Path, engines: [(&str, i32); 2], extra: &str) -> (i32, String, String) {
+    let mut args = vec!["match".to_string()];
+    for (name, cp) in engines {
+        args.push("--engine".into());
+        args.push(scoring_engine(dir, name, cp));
+    }
+    args.extend(extra.split_whitespace().map(str::to_string));
+    run(&args)
 }
 
 fn games_of(path: &Path) -> Vec<PdnGame> {
@@ -80,23 +77,14 @@ fn first_mover(g: &PdnGame) -> String {
 fn resign_by_score_one_and_two_sided() {
     let dir = temp("resign");
     let pdn_path = dir.join("one.pdn");
-    let mut args = strings(&["match", "--engine"]);
-    args.push(scoring_engine(&dir, "neg1", -500));
-    args.push("--engine".into());
-    args.push(scoring_engine(&dir, "neg2", -500));
-    args.extend(strings(&[
-        "--nodes",
-        "20",
-        "--games",
-        "4",
-        "--quiet",
-        "--resign",
-        "movecount=3",
-        "score=400",
-        "--pdn",
-    ]));
-    args.push(pdn_path.display().to_string());
-    let (code, out, err) = run(&args);
+    let (code, out, err) = scored_match(
+        &dir,
+        [("neg1", -500), ("neg2", -500)],
+        &format!(
+            "--nodes 20 --games 4 --quiet --resign movecount=3 score=400 --pdn {}",
+            pdn_path.display()
+        ),
+    );
     assert_eq!(code, 0, "{out}{err}");
     let games = games_of(&pdn_path);
     assert_eq!(games.len(), 4);
@@ -115,24 +103,14 @@ fn resign_by_score_one_and_two_sided() {
 
     // Two-sided: the winner must agree for as many moves of its own.
     let pdn_path = dir.join("two.pdn");
-    let mut args = strings(&["match", "--engine"]);
-    args.push(scoring_engine(&dir, "pos", 500));
-    args.push("--engine".into());
-    args.push(scoring_engine(&dir, "neg", -500));
-    args.extend(strings(&[
-        "--nodes",
-        "20",
-        "--games",
-        "2",
-        "--quiet",
-        "--resign",
-        "movecount=3",
-        "score=400",
-        "twosided=true",
-        "--pdn",
-    ]));
-    args.push(pdn_path.display().to_string());
-    let (code, out, err) = run(&args);
+    let (code, out, err) = scored_match(
+        &dir,
+        [("pos", 500), ("neg", -500)],
+        &format!(
+            "--nodes 20 --games 2 --quiet --resign movecount=3 score=400 twosided=true --pdn {}",
+            pdn_path.display()
+        ),
+    );
     assert_eq!(code, 0, "{out}{err}");
     for g in games_of(&pdn_path) {
         let neg_colour = if g.tag("Black") == Some("neg") {
@@ -149,22 +127,12 @@ fn resign_by_score_one_and_two_sided() {
         );
     }
     // Bad parameters: one clear error, exit 2.
-    let (code, _, err) = run(&strings(&[
-        "match",
-        "--engine",
-        &format!("cmd={BIN}"),
-        "--engine",
-        &format!("cmd={BIN}"),
-        "--nodes",
-        "1",
-        "--resign",
-        "movecount=0",
-        "score=400",
-    ]));
-    assert_eq!(code, 2);
-    assert_eq!(
-        err,
-        "error: bad --resign: movecount=N with N at least 1 is required\n"
+    assert_refused(
+        &match_of(
+            &["buffgreen", "buffgreen"],
+            "--nodes 1 --resign movecount=0 score=400",
+        ),
+        "error: bad --resign: movecount=N with N at least 1 is required\n",
     );
 }
 
@@ -172,24 +140,14 @@ fn resign_by_score_one_and_two_sided() {
 fn draw_by_score_counts_from_the_move_number_and_resets_on_captures() {
     let dir = temp("draw");
     let pdn_path = dir.join("d.pdn");
-    let mut args = strings(&["match", "--engine"]);
-    args.push(scoring_engine(&dir, "z1", 0));
-    args.push("--engine".into());
-    args.push(scoring_engine(&dir, "z2", 0));
-    args.extend(strings(&[
-        "--nodes",
-        "20",
-        "--games",
-        "4",
-        "--quiet",
-        "--draw",
-        "movenumber=15",
-        "movecount=3",
-        "score=10",
-        "--pdn",
-    ]));
-    args.push(pdn_path.display().to_string());
-    let (code, out, err) = run(&args);
+    let (code, out, err) = scored_match(
+        &dir,
+        [("z1", 0), ("z2", 0)],
+        &format!(
+            "--nodes 20 --games 4 --quiet --draw movenumber=15 movecount=3 score=10 --pdn {}",
+            pdn_path.display()
+        ),
+    );
     assert_eq!(code, 0, "{out}{err}");
     let mut drawn = 0;
     for g in games_of(&pdn_path) {
@@ -252,22 +210,15 @@ fn tablebase_ends_games_with_the_tables_result() {
     )
     .unwrap();
     let pdn_path = dir.join("tb.pdn");
-    let (code, out, err) = run(&strings(&[
-        "match",
-        "--engine",
-        &format!("cmd={BIN} name=a"),
-        "--engine",
-        &format!("cmd={BIN} name=b"),
-        "--nodes",
-        "20",
-        "--quiet",
-        "--openings",
-        &deck.display().to_string(),
-        "--tb",
-        &tb.display().to_string(),
-        "--pdn",
-        &pdn_path.display().to_string(),
-    ]));
+    let (code, out, err) = run(&match_of(
+        &["a", "b"],
+        &format!(
+            "--nodes 20 --quiet --openings {} --tb {} --pdn {}",
+            deck.display(),
+            tb.display(),
+            pdn_path.display()
+        ),
+    ));
     assert_eq!(code, 0, "{out}{err}");
     let table = Tablebase::open(&tb, &Rules::BUFF_AND_GREEN).unwrap();
     let games = games_of(&pdn_path);
@@ -311,28 +262,17 @@ fn tablebase_ends_games_with_the_tables_result() {
     assert_eq!(first.moves.len(), 0);
     assert_eq!(first.tag("Result"), Some("2-0"));
     // Tables of other rules: one clear error before any game.
-    let (code, out, err) = run(&strings(&[
-        "match",
-        "--engine",
-        &format!("cmd={BIN}"),
-        "--engine",
-        &format!("cmd={BIN}"),
-        "--nodes",
-        "20",
-        "--english",
-        "--tb",
-        &tb.display().to_string(),
-    ]));
-    assert_eq!(code, 2);
-    assert_eq!(out, "");
-    assert_eq!(
-        err,
-        format!(
+    assert_refused(
+        &match_of(
+            &["buffgreen", "buffgreen"],
+            &format!("--nodes 20 --english --tb {}", tb.display()),
+        ),
+        &format!(
             "error: --tb {0}: {0}/b0m1k-w0m1k.bgtb: built for BackwardCapture=true \
              LongKings=true DrawHalfMoves=80, not BackwardCapture=false LongKings=false \
              DrawHalfMoves=80\n",
             tb.display()
-        )
+        ),
     );
 }
 
@@ -341,22 +281,14 @@ fn debug_log_has_every_line_both_ways_with_times_and_engines() {
     let dir = temp("log");
     let log = dir.join("io.log");
     let pdn_path = dir.join("g.pdn");
-    let (code, out, err) = run(&strings(&[
-        "match",
-        "--engine",
-        &format!("cmd={BIN} name=alpha"),
-        "--engine",
-        &format!("cmd={BIN} name=beta"),
-        "--nodes",
-        "10",
-        "--games",
-        "2",
-        "--quiet",
-        "--debug-log",
-        &log.display().to_string(),
-        "--pdn",
-        &pdn_path.display().to_string(),
-    ]));
+    let (code, out, err) = run(&match_of(
+        &["alpha", "beta"],
+        &format!(
+            "--nodes 10 --games 2 --quiet --debug-log {} --pdn {}",
+            log.display(),
+            pdn_path.display()
+        ),
+    ));
     assert_eq!(code, 0, "{out}{err}");
     let text = std::fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -397,20 +329,7 @@ fn debug_log_has_every_line_both_ways_with_times_and_engines() {
 
 /// Runs a 2-engine self-play match of 12 games at 20 nodes with `extra` arguments.
 fn selfplay(extra: &[String]) -> (i32, String, String) {
-    let mut args = strings(&[
-        "match",
-        "--engine",
-        &format!("cmd={BIN} name=a"),
-        "--engine",
-        &format!("cmd={BIN} name=b"),
-        "--nodes",
-        "20",
-        "--games",
-        "12",
-        "--seed",
-        "7",
-        "--quiet",
-    ]);
+    let mut args = match_of(&["a", "b"], "--nodes 20 --games 12 --seed 7 --quiet");
     args.extend(extra.iter().cloned());
     run(&args)
 }
@@ -467,32 +386,19 @@ fn resume_plays_only_the_missing_games_and_counts_all() {
     assert_eq!(table_body(&again), table_body(&full));
     assert_eq!(games_of(&part).len(), 12);
     // Another schedule (other engine names) is refused, not mixed in.
-    let (code, out, err) = run(&strings(&[
-        "match",
-        "--engine",
-        &format!("cmd={BIN} name=x"),
-        "--engine",
-        &format!("cmd={BIN} name=y"),
-        "--nodes",
-        "20",
-        "--games",
-        "12",
-        "--seed",
-        "7",
-        "--quiet",
-        "--resume",
-        "--pdn",
-        &part.display().to_string(),
-    ]));
-    assert_eq!(code, 2);
-    assert_eq!(out, "");
-    assert_eq!(
-        err,
-        format!(
+    assert_refused(
+        &match_of(
+            &["x", "y"],
+            &format!(
+                "--nodes 20 --games 12 --seed 7 --quiet --resume --pdn {}",
+                part.display()
+            ),
+        ),
+        &format!(
             "error: PDN game 1: {}: round 1 has a (Black) against b (White), the schedule x \
              against y; resume with the arguments of the interrupted run\n",
             part.display()
-        )
+        ),
     );
 }
 
@@ -501,24 +407,13 @@ fn gauntlet_and_round_robin_tables_per_pair_and_overall() {
     let dir = temp("gauntlet");
     for (kind, pairs) in [("gauntlet", 2), ("round-robin", 3)] {
         let pdn_path = dir.join(format!("{kind}.pdn"));
-        let (code, out, err) = run(&strings(&[
-            "match",
-            "--engine",
-            &format!("cmd={BIN} name=a"),
-            "--engine",
-            &format!("cmd={BIN} name=b"),
-            "--engine",
-            &format!("cmd={BIN} name=c"),
-            "--tournament",
-            kind,
-            "--nodes",
-            "10",
-            "--games",
-            "2",
-            "--quiet",
-            "--pdn",
-            &pdn_path.display().to_string(),
-        ]));
+        let (code, out, err) = run(&match_of(
+            &["a", "b", "c"],
+            &format!(
+                "--tournament {kind} --nodes 10 --games 2 --quiet --pdn {}",
+                pdn_path.display()
+            ),
+        ));
         assert_eq!(code, 0, "{err}");
         let games = games_of(&pdn_path);
         assert_eq!(games.len(), 2 * pairs);

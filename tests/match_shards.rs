@@ -3,41 +3,20 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use buffgreen::tourney::pdn;
 
-const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
+mod match_support;
+use match_support::{assert_refused, match_of, run};
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bg-shards-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[String]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    match_support::temp("shards", name)
 }
 
 /// A match of `names` (copies of the engine) at 20 nodes, 12 games per pairing, seed 9.
 fn match_args(names: &[&str], extra: &[&str]) -> Vec<String> {
-    let mut v = vec!["match".to_string()];
-    for n in names {
-        v.push("--engine".into());
-        v.push(format!("cmd={BIN} name={n}"));
-    }
-    for a in ["--nodes", "20", "--games", "12", "--seed", "9", "--quiet"]
-        .iter()
-        .chain(extra)
-    {
-        v.push(a.to_string());
-    }
+    let mut v = match_of(names, "--nodes 20 --games 12 --seed 9 --quiet");
+    v.extend(extra.iter().map(|s| s.to_string()));
     v
 }
 
@@ -123,11 +102,9 @@ fn three_shards_merge_to_the_unsplit_run_with_its_sprt() {
     assert_eq!(rounds, ["10", "3", "4", "9"]);
     // The same file twice is refused: the rounds overlap.
     let p = shards[0].display().to_string();
-    let (code, out, err) = run(&["match".into(), "--merge".into(), p.clone(), p.clone()]);
-    assert_eq!((code, out.as_str()), (2, ""));
-    assert_eq!(
-        err,
-        format!("error: round 1 is both in {p} and in {p} (game 1): the files overlap\n")
+    assert_refused(
+        &["match".into(), "--merge".into(), p.clone(), p.clone()],
+        &format!("error: round 1 is both in {p} and in {p} (game 1): the files overlap\n"),
     );
 }
 
@@ -149,8 +126,7 @@ fn shard_arguments_are_checked() {
             "error: --sprt judges the whole run: give it to --merge, not to a --shard\n",
         ),
     ] {
-        let (code, out, err) = run(&match_args(&["a", "b"], &extra));
-        assert_eq!((code, out.as_str(), err.as_str()), (2, "", msg));
+        assert_refused(&match_args(&["a", "b"], &extra), msg);
     }
 }
 
@@ -166,11 +142,9 @@ fn merge_of_unrelated_games_is_refused() {
     let dir = temp("unrelated");
     let path = dir.join("x.pdn");
     std::fs::write(&path, game(1, "a", "b") + &game(3, "b", "a")).unwrap();
-    let (code, _, err) = run(&["match".into(), "--merge".into(), path.display().to_string()]);
-    assert_eq!(code, 2);
-    assert_eq!(
-        err,
+    assert_refused(
+        &["match".into(), "--merge".into(), path.display().to_string()],
         "error: round 3 (b against a) does not fit the schedule of the other games (its \
-         pairing is a against b): the files are not from one run\n"
+         pairing is a against b): the files are not from one run\n",
     );
 }
