@@ -117,10 +117,11 @@ impl Record {
     /// a pair share an opening, so their results are correlated and the per-game variance
     /// misstates the error. The estimate is the score of all games; the standard error of the
     /// mean score is `sqrt(var / pairs)`, `var` the variance of a pair's mean score (0, 1/4,
-    /// 1/2, 3/4, 1). Without a completed pair, [`Record::elo`].
+    /// 1/2, 3/4, 1). With fewer than two completed pairs (no variance to measure),
+    /// [`Record::elo`].
     pub fn elo_pairs(&self) -> (f64, f64) {
         let n: f64 = self.pairs.iter().map(|&c| c as f64).sum();
-        if n == 0.0 {
+        if n < 2.0 {
             return self.elo();
         }
         let xs = [0.0, 0.25, 0.5, 0.75, 1.0];
