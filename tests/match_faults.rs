@@ -334,7 +334,8 @@ fn round_robin_of_three() {
         .sum();
     assert_eq!(c_losses, 4);
     assert!(
-        s.table.contains("A vs C: +2 =0 -0 (100.0%)\n"),
+        s.table
+            .contains("A vs C: +2 =0 -0 (100.0%) Elo +inf ±inf\n"),
         "{}",
         s.table
     );

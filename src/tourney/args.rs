@@ -99,4 +99,49 @@ pub struct MatchOptions {
     /// its result; exit status 1 on the first bad game.
     #[arg(long, value_name = "FILE")]
     pub verify_pdn: Option<String>,
+
+    // ---- Adjudication, tournaments, resuming and sharding (issue 23 items 3 and 6, issue 20
+    // item 4). Kept together so that other option blocks can grow without touching these. ----
+    /// Resign adjudication, as cutechess-cli: movecount=N score=S [twosided=true|false]. A side
+    /// whose own score is at least S centipawns below zero for N consecutive moves loses
+    /// (twosided: only if the opponent's score is at least S above zero for N moves too).
+    #[arg(long, value_name = "PARAM", num_args = 1..)]
+    pub resign: Vec<String>,
+    /// Draw adjudication, as cutechess-cli: movenumber=N movecount=M score=S. Drawn once at
+    /// least N full moves were played and both sides' scores stayed within S centipawns of
+    /// zero for M consecutive moves each (a capture or a crowning resets the count).
+    #[arg(long, value_name = "PARAM", num_args = 1..)]
+    pub draw: Vec<String>,
+    /// Endgame tables built by `buffgreen tb build` for the match's rules: a game that reaches
+    /// a tabled position ends with the table's result at the game's clock.
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<String>,
+    /// Write every line sent to and received from each engine, with a timestamp, to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub debug_log: Option<String>,
+    /// Continue an interrupted run: the games of this schedule found in the --pdn file are
+    /// counted, not replayed (same arguments as the interrupted run).
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
+    /// Who plays whom among three or more engines: every pair (round-robin), or the first
+    /// engine against each of the others (gauntlet).
+    #[arg(long, value_enum, default_value_t = Tournament::RoundRobin)]
+    pub tournament: Tournament,
+    /// Play only the K-th of N disjoint slices of the schedule (K from 1), e.g. 2/3: the same
+    /// games, openings, colours and seeds as in the whole run. Merge the PDNs with --merge.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Instead of playing: read the PDN files of a run's shards (or any games of one run) and
+    /// print the table (and with --sprt the SPRT) of all their games.
+    #[arg(long, value_name = "PDN", num_args = 1.., conflicts_with_all = ["engines", "verify_pdn"])]
+    pub merge: Vec<String>,
+}
+
+/// Who plays whom (`--tournament`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
 }

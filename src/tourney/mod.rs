@@ -6,17 +6,25 @@
 //! loads or generates start positions, [`referee`] plays and judges one game, [`pdn`] writes
 //! and reads PDN, [`stats`] and [`sprt`] turn results into figures. `args` is the command
 //! line, `runner` the schedule and the worker threads, `report` the progress line and the
-//! table, `verify` the PDN check, `date` the PDN date. This file is the front door.
+//! table, `verify` the PDN check, `date` the PDN date. `adjudicate` ends games by the
+//! engines' scores, `iolog` is the engine I/O log, `resume` reads back the finished games of
+//! an interrupted run, `shard` cuts the schedule into slices and `merge` tallies the games of
+//! several PDN files as one run. This file is the front door.
 
+pub mod adjudicate;
 mod args;
 mod date;
 pub mod error;
+mod iolog;
+mod merge;
 pub mod openings;
 pub mod pdn;
 pub mod process;
 pub mod referee;
 mod report;
+mod resume;
 mod runner;
+mod shard;
 pub mod spec;
 pub mod sprt;
 pub mod stats;
@@ -26,7 +34,7 @@ mod verify;
 use std::collections::BTreeMap;
 use std::io::Write;
 
-pub use args::{MatchArgs, MatchOptions};
+pub use args::{MatchArgs, MatchOptions, Tournament};
 use error::TourneyError;
 use sprt::Decision;
 use stats::Record;
@@ -45,6 +53,18 @@ pub fn run(args: &MatchArgs) -> i32 {
             Err(e) => {
                 note(&format!("error: {e}\n"));
                 1
+            }
+        };
+    }
+    if !args.merge.is_empty() {
+        return match merge::merge(args) {
+            Ok(table) => {
+                say(&table);
+                0
+            }
+            Err(e) => {
+                note(&format!("error: {e}\n"));
+                2
             }
         };
     }

@@ -8,7 +8,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::error::TourneyError;
+use super::iolog::{Direction, IoLog};
 use super::spec::EngineSpec;
+use std::sync::Arc;
 
 /// A line from the engine, stamped when the reader thread got it, or the end of its output.
 enum Event {
@@ -38,12 +40,22 @@ pub struct EngineProcess {
     dead: bool,
     /// The largest `Seed` the engine takes, when its `uci` reply offers a spin option `Seed`.
     pub seed_max: Option<u64>,
+    /// `--debug-log`: the log and this process's label in it (`name(pid)`).
+    log: Option<(Arc<IoLog>, String)>,
 }
 
 impl EngineProcess {
     /// Starts the program of `spec` with piped stdin/stdout; its stderr is discarded so that
     /// the progress line stays readable.
     pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, TourneyError> {
+        Self::spawn_logged(spec, None)
+    }
+
+    /// [`EngineProcess::spawn`], writing every line both ways to `log` when given.
+    pub fn spawn_logged(
+        spec: &EngineSpec,
+        log: Option<Arc<IoLog>>,
+    ) -> Result<EngineProcess, TourneyError> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -63,6 +75,8 @@ impl EngineProcess {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let (tx, events) = mpsc::channel();
+        let log = log.map(|l| (l, format!("{}({})", spec.name, child.id())));
+        let reader_log = log.clone();
         if let Some(out) = stdout {
             thread::spawn(move || {
                 let mut reader = BufReader::new(out);
@@ -74,6 +88,9 @@ impl EngineProcess {
                         Ok(_) => {
                             let now = Instant::now();
                             let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                            if let Some((log, who)) = &reader_log {
+                                log.write(now, Direction::FromEngine, who, &line);
+                            }
                             if tx.send(Event::Line(line, now)).is_err() {
                                 return;
                             }
@@ -91,6 +108,7 @@ impl EngineProcess {
             complaints: Vec::new(),
             dead: false,
             seed_max: None,
+            log,
         })
     }
 
@@ -113,6 +131,9 @@ impl EngineProcess {
             .write_all(line.as_bytes())
             .and_then(|_| stdin.write_all(b"\n"))
             .and_then(|_| stdin.flush());
+        if let Some((log, who)) = &self.log {
+            log.write(Instant::now(), Direction::ToEngine, who, line);
+        }
         match ok {
             Ok(()) => Ok(Instant::now()),
             Err(_) => {

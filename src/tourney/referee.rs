@@ -8,14 +8,18 @@
 //! clock) and by draw adjudication after a number of plies.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::adjudicate::{info_score, Adjudicator, ScoreRules, Verdict};
 use super::error::TourneyError;
+use super::iolog::IoLog;
 use super::openings::Opening;
 use super::process::{first_word, seed_option_max, EngineProcess, Fault};
 use super::spec::EngineSpec;
 use super::tc::{Clock, Limit};
 use crate::board::{fen, Game, GameResult, Position, Rules};
+use crate::tablebase::{Tablebase, Value};
 use crate::types::Color;
 
 /// How games are played and judged.
@@ -30,6 +34,12 @@ pub struct RefereeConfig {
     pub reply_timeout: Duration,
     /// Adjudicate a draw once this many plies were played after the opening.
     pub adjudicate_draw_after: Option<u32>,
+    /// Resign and draw adjudication by the engines' scores (`--resign`, `--draw`).
+    pub score_rules: ScoreRules,
+    /// Endgame tables for the match's rules (`--tb`): a tabled position ends the game.
+    pub tablebase: Option<Arc<Tablebase>>,
+    /// The engine I/O log (`--debug-log`).
+    pub log: Option<Arc<IoLog>>,
 }
 
 /// The result of a game.
@@ -81,6 +91,14 @@ pub enum Termination {
     /// The side's engine, started earlier in the match, could not be started again (why):
     /// it forfeits the game and the match goes on.
     StartFailure(Color, String),
+    /// The game reached a position of the endgame tables (`--tb`), which gave its result.
+    Tablebase,
+    /// The side resigned by `--resign` adjudication.
+    Resign(Color),
+    /// Drawn by `--draw` adjudication.
+    ScoreDraw,
+    /// A game read back from a PDN (`--resume`, `--merge`): its `Termination` tag.
+    Recorded(String),
 }
 
 fn cap(c: Color) -> &'static str {
@@ -103,13 +121,31 @@ impl Termination {
             Termination::TimeForfeit(..) => "time forfeit",
             Termination::Protocol(..) => "protocol violation",
             Termination::StartFailure(..) => "start failure",
+            Termination::Tablebase | Termination::Resign(_) | Termination::ScoreDraw => {
+                "adjudication"
+            }
+            Termination::Recorded(tag) => recorded_kind(tag),
         }
     }
 
     /// The side at fault, if a fault ended the game.
     pub fn culprit(&self) -> Option<Color> {
         match self {
-            Termination::Normal(_) | Termination::Adjudication(_) => None,
+            Termination::Normal(_)
+            | Termination::Adjudication(_)
+            | Termination::Tablebase
+            | Termination::Resign(_)
+            | Termination::ScoreDraw => None,
+            // A fault's tag names the side at fault first: `crash: White's engine exited`.
+            Termination::Recorded(tag) => {
+                let fault = !matches!(recorded_kind(tag), "normal" | "adjudication" | "other");
+                let detail = tag.split_once(": ").map_or("", |(_, d)| d);
+                match detail.split(['\'', ' ']).next() {
+                    Some("Black") if fault => Some(Color::Black),
+                    Some("White") if fault => Some(Color::White),
+                    _ => None,
+                }
+            }
             Termination::IllegalMove(c, _)
             | Termination::Crash(c)
             | Termination::NoReply(c, _)
@@ -139,9 +175,30 @@ impl Termination {
             }
             Termination::Protocol(c, line) => format!("{} sent '{line}' unasked", cap(*c)),
             Termination::StartFailure(c, why) => format!("{}'s engine: {why}", cap(*c)),
+            Termination::Tablebase => "tablebase".to_string(),
+            Termination::Resign(c) => format!("{} resigns by score", cap(*c)),
+            Termination::ScoreDraw => "draw by score".to_string(),
+            Termination::Recorded(tag) => return tag.clone(),
         };
         format!("{}: {detail}", self.kind())
     }
+}
+
+/// The category of a recorded `Termination` tag: its text before the colon when that is one
+/// of [`Termination::kind`]'s, else `other`.
+fn recorded_kind(tag: &str) -> &'static str {
+    const KINDS: [&str; 8] = [
+        "normal",
+        "adjudication",
+        "illegal move",
+        "crash",
+        "no reply",
+        "time forfeit",
+        "protocol violation",
+        "start failure",
+    ];
+    let head = tag.split(':').next().unwrap_or("");
+    KINDS.into_iter().find(|k| *k == head).unwrap_or("other")
 }
 
 /// A finished game.
@@ -166,7 +223,7 @@ pub fn start_engine(
     spec: &EngineSpec,
     cfg: &RefereeConfig,
 ) -> Result<Result<EngineProcess, (Fault, &'static str)>, TourneyError> {
-    let mut p = EngineProcess::spawn(spec)?;
+    let mut p = EngineProcess::spawn_logged(spec, cfg.log.clone())?;
     let r = (|| {
         let sent = p.send("uci").map_err(|f| (f, "uciok"))?;
         let mut seed_max = None;
@@ -346,6 +403,9 @@ pub fn play_game(
         _ => None,
     });
     let mut plies = 0u32;
+    let mut judge = Adjudicator::new(cfg.score_rules);
+    let mut verdict = None;
+    let mut tablebase = cfg.tablebase.as_deref();
     loop {
         let result = game.result();
         if result != GameResult::Ongoing {
@@ -359,6 +419,37 @@ pub fn play_game(
                 Termination::Normal(result),
                 warnings,
             )));
+        }
+        if let Some(tb) = tablebase.filter(|tb| tb.covers(game.position())) {
+            let stm = game.position().side_to_move();
+            match tb.probe_at(game.position(), game.clock()) {
+                Ok(value) => {
+                    let outcome = match value {
+                        Value::Win(_) => Outcome::Win(stm),
+                        Value::Loss(_) => Outcome::Win(!stm),
+                        Value::Draw => Outcome::Draw,
+                    };
+                    return Ok(Some(finish(
+                        game,
+                        outcome,
+                        Termination::Tablebase,
+                        warnings,
+                    )));
+                }
+                // A slice that cannot be read (corrupt, missing) ends probing for this game;
+                // the game is played out.
+                Err(e) => {
+                    warnings.push(format!("tablebase: {e}"));
+                    tablebase = None;
+                }
+            }
+        }
+        if let Some(v) = verdict {
+            let (outcome, t) = match v {
+                Verdict::Resign(side) => (Outcome::Win(!side), Termination::Resign(side)),
+                Verdict::Draw => (Outcome::Draw, Termination::ScoreDraw),
+            };
+            return Ok(Some(finish(game, outcome, t, warnings)));
         }
         if cfg.adjudicate_draw_after.is_some_and(|n| plies >= n) {
             return Ok(Some(finish(
@@ -388,7 +479,7 @@ pub fn play_game(
                 .into_iter()
                 .map(|c| format!("{}: {c}", p.name())),
         );
-        let (text, elapsed) = match reply {
+        let (text, elapsed, score) = match reply {
             Ok(r) => r,
             Err(t) => {
                 kill_unless_alive(seat);
@@ -417,11 +508,14 @@ pub fn play_game(
             )));
         }
         plies += 1;
+        if !cfg.score_rules.is_off() {
+            verdict = judge.after_move(side, score, game.moves().len(), game.clock() == 0);
+        }
     }
 }
 
-/// One move: sync, `position`, `go`, wait for `bestmove`. Returns the move text and the time
-/// from `go` to the `bestmove` line.
+/// One move: sync, `position`, `go`, wait for `bestmove`. Returns the move text, the time
+/// from `go` to the `bestmove` line, and the last score the engine reported for this move.
 fn ask_move(
     p: &mut EngineProcess,
     cfg: &RefereeConfig,
@@ -429,7 +523,7 @@ fn ask_move(
     game: &Game,
     clocks: &[Option<Clock>; 2],
     side: Color,
-) -> Result<(String, Duration), Termination> {
+) -> Result<(String, Duration, Option<i64>), Termination> {
     p.sync(cfg.reply_timeout)
         .map_err(|f| fault_termination(side, f, "readyok"))?;
     p.send(&position_command(game))
@@ -443,16 +537,18 @@ fn ask_move(
         (Limit::MoveTime(d), _) => *d + cfg.margin,
         _ => cfg.reply_timeout,
     };
+    let mut score = None;
     let got = p.wait_for(
         sent + budget,
         |l| {
+            score = info_score(l).or(score);
             let mut w = l.split_whitespace();
             (w.next() == Some("bestmove")).then(|| w.next().unwrap_or("").to_string())
         },
         |_| false,
     );
     match got {
-        Ok((text, at)) => Ok((text, at.saturating_duration_since(sent))),
+        Ok((text, at)) => Ok((text, at.saturating_duration_since(sent), score)),
         Err(Fault::Timeout) => {
             // Out of time (or no reply): stop the search and keep the process if it answers.
             let late = Instant::now().saturating_duration_since(sent);

@@ -9,7 +9,7 @@ use super::note;
 use super::pdn;
 use super::referee::Played;
 use super::runner::{Job, Match};
-use super::sprt::Decision;
+use super::sprt::{Decision, Model};
 use super::stats::{fmt_elo, fmt_err, Record};
 use crate::board::fen;
 use crate::types::Color;
@@ -48,7 +48,7 @@ impl Report {
     pub(super) fn new(m: &Match) -> Report {
         Report {
             start: Instant::now(),
-            total: m.total(),
+            total: m.planned(),
             done: 0,
             tallies: vec![Record::default(); m.pairings.len()],
             halves: HashMap::new(),
@@ -165,7 +165,7 @@ impl Report {
         let mut line = format!("[{}/{}]", self.done, self.total);
         if m.specs.len() == 2 {
             let t = &self.tallies[0];
-            let (elo, err) = t.elo();
+            let (elo, err) = elo_of(m, t);
             line += &format!(
                 " {} vs {}: +{} ={} -{} ({:.1}%) Elo {} ±{}",
                 m.specs[0].name,
@@ -248,7 +248,7 @@ impl Report {
         );
         for (rank, &i) in order.iter().enumerate() {
             let t = &per[i];
-            let (elo, err) = t.elo();
+            let (elo, err) = elo_of(m, t);
             s += &format!(
                 "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6.1}  {:>5.1}%  {:>7}  {:>6}  {:>5.1}%\n",
                 rank + 1,
@@ -273,14 +273,17 @@ impl Report {
         } else {
             for (p, &(i, j)) in m.pairings.iter().enumerate() {
                 let t = &self.tallies[p];
+                let (elo, err) = elo_of(m, t);
                 s += &format!(
-                    "{} vs {}: +{} ={} -{} ({:.1}%)\n",
+                    "{} vs {}: +{} ={} -{} ({:.1}%) Elo {} ±{}\n",
                     m.specs[i].name,
                     m.specs[j].name,
                     t.wins,
                     t.draws,
                     t.losses,
-                    100.0 * t.score()
+                    100.0 * t.score(),
+                    fmt_elo(elo),
+                    fmt_err(err)
                 );
             }
         }
@@ -319,6 +322,15 @@ impl Report {
             }
         }
         s
+    }
+}
+
+/// Elo and its 95% error bar under the match's SPRT model: from game pairs (pentanomial, the
+/// default, also without `--sprt`), or from single games with `--sprt model=trinomial`.
+fn elo_of(m: &Match, t: &Record) -> (f64, f64) {
+    match m.sprt.map(|s| s.model) {
+        Some(Model::Trinomial) => t.elo(),
+        _ => t.elo_pairs(),
     }
 }
 

@@ -1,20 +1,27 @@
 //! One match: the schedule built from the arguments, the worker threads that play it, and
 //! the loop that collects results, writes the PDN and feeds the report.
 
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Duration;
 
+use super::adjudicate::ScoreRules;
+use super::args::Tournament;
 use super::date::today;
 use super::error::TourneyError;
+use super::iolog::IoLog;
 use super::openings::{self, OpeningSource};
 use super::pdn;
 use super::process;
 use super::referee::{self, Played, RefereeConfig};
 use super::report::Report;
+use super::resume;
+use super::shard::Shard;
 use super::spec::{self, EngineSpec};
 use super::sprt::Sprt;
 use super::tc::Limit;
@@ -62,9 +69,13 @@ pub(super) struct Match {
     pub(super) quiet: bool,
     /// Per engine: it was started once in this match, so failing to start it again forfeits
     /// its games instead of ending the match.
-    started: Vec<AtomicBool>,
+    pub(super) started: Vec<AtomicBool>,
     /// The match seed (openings, --shuffle, and each game's engine seeds).
-    seed: u64,
+    pub(super) seed: u64,
+    /// `--shard`: the slice of the schedule this run plays (all of it without).
+    pub(super) shard: Option<Shard>,
+    /// `--resume`: count the games of this schedule already in the PDN file.
+    pub(super) resume: bool,
 }
 
 impl Match {
@@ -157,6 +168,11 @@ impl Match {
                     "--sprt needs exactly two engines".to_string(),
                 ));
             }
+            if a.shard.is_some() {
+                return Err(TourneyError::Config(
+                    "--sprt judges the whole run: give it to --merge, not to a --shard".to_string(),
+                ));
+            }
             Some(a.sprt.join(" ").parse()?)
         };
         if a.concurrency == 0 {
@@ -164,12 +180,20 @@ impl Match {
                 "--concurrency must be at least 1".to_string(),
             ));
         }
-        let mut pairings = Vec::new();
-        for i in 0..specs.len() {
-            for j in i + 1..specs.len() {
-                pairings.push((i, j));
-            }
-        }
+        let pairings = pairings(specs.len(), a.tournament);
+        let shard = a.shard.as_deref().map(str::parse).transpose()?;
+        let tablebase = match &a.tb {
+            Some(dir) => Some(Arc::new(
+                crate::tablebase::Tablebase::open(Path::new(dir), &rules)
+                    .map_err(|e| TourneyError::Config(format!("--tb {dir}: {e}")))?,
+            )),
+            None => None,
+        };
+        let log = match &a.debug_log {
+            Some(path) => Some(Arc::new(IoLog::create(path)?)),
+            None => None,
+        };
+        warn_concurrency(a.concurrency);
         let started = specs.iter().map(|_| AtomicBool::new(false)).collect();
         Ok(Match {
             specs,
@@ -179,6 +203,9 @@ impl Match {
                 margin: Duration::from_millis(a.time_margin),
                 reply_timeout: Duration::from_millis(a.reply_timeout.max(1)),
                 adjudicate_draw_after: a.adjudicate_draw_after,
+                score_rules: ScoreRules::parse(&a.resign, &a.draw)?,
+                tablebase,
+                log,
             },
             openings,
             games,
@@ -191,7 +218,36 @@ impl Match {
             quiet: a.quiet,
             started,
             seed: a.seed,
+            shard,
+            resume: a.resume,
         })
+    }
+
+    /// Games this run plays: its shard's, or all.
+    pub(super) fn planned(&self) -> usize {
+        match self.shard {
+            Some(s) => s.games(self.block(), self.total()),
+            None => self.total(),
+        }
+    }
+
+    /// Games per block of the schedule: one pair of games of every pairing.
+    fn block(&self) -> usize {
+        2 * self.pairings.len()
+    }
+
+    /// Whether game `round` of the schedule is this run's (in its shard, if any).
+    pub(super) fn planned_round(&self, round: usize) -> bool {
+        self.shard
+            .is_none_or(|s| (round - 1) / self.block() % s.count == s.index)
+    }
+
+    /// This run's `j`-th game (from 0): the `j`-th of the schedule, or of its shard.
+    fn planned_job(&self, j: usize) -> Option<Job> {
+        match self.shard {
+            Some(s) => self.job(s.global(j, self.block(), self.total())?),
+            None => self.job(j),
+        }
     }
 
     /// Games scheduled in all.
@@ -240,11 +296,21 @@ impl Match {
         let mut report = Report::new(&self);
         let date = today();
         let mut fatal = None;
+        // `--resume`: the games already in the PDN are counted first and not played again.
+        let mut finished = HashSet::new();
+        if let (true, Some(path)) = (self.resume, &self.pdn) {
+            for (job, played) in resume::finished_games(&self, path)? {
+                finished.insert(job.round);
+                if report.add(&self, &job, &played) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
         std::thread::scope(|scope| {
-            for _ in 0..self.concurrency.min(self.total()) {
+            for _ in 0..self.concurrency.min(self.planned()) {
                 let tx = tx.clone();
-                let (stop, next, this) = (&stop, &next, &self);
-                scope.spawn(move || this.worker(next, stop, tx));
+                let (stop, next, this, skip) = (&stop, &next, &self, &finished);
+                scope.spawn(move || this.worker(next, stop, skip, tx));
             }
             drop(tx);
             loop {
@@ -307,15 +373,25 @@ impl Match {
         })
     }
 
-    /// One worker: takes the next job until none are left or `stop`; owns its engines.
-    fn worker(&self, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Msg>) {
+    /// One worker: takes the next job until none are left or `stop`; owns its engines. Jobs
+    /// whose round is in `skip` (finished in an earlier run) are passed over.
+    fn worker(
+        &self,
+        next: &AtomicUsize,
+        stop: &AtomicBool,
+        skip: &HashSet<usize>,
+        tx: mpsc::Sender<Msg>,
+    ) {
         let mut seats: Vec<Option<process::EngineProcess>> =
             (0..self.specs.len()).map(|_| None).collect();
         while !stop.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = self.job(i) else {
+            let Some(job) = self.planned_job(i) else {
                 break;
             };
+            if skip.contains(&job.round) {
+                continue;
+            }
             let opening = match self.openings.get(job.pair_no) {
                 Ok(o) => o,
                 Err(e) => {
@@ -375,7 +451,7 @@ impl Match {
         }
     }
 
-    fn pdn_text(&self, job: &Job, p: &Played, opening: &str, date: &str) -> String {
+    pub(super) fn pdn_text(&self, job: &Job, p: &Played, opening: &str, date: &str) -> String {
         pdn::write_game(
             &pdn::GameHeader {
                 event: &self.event,
@@ -393,6 +469,32 @@ impl Match {
         )
     }
 }
+/// The pairings of `n` engines, by index: every pair in order (round-robin), or the first
+/// engine with each other (gauntlet).
+pub(super) fn pairings(n: usize, kind: Tournament) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if i == 0 || kind == Tournament::RoundRobin {
+                out.push((i, j));
+            }
+        }
+    }
+    out
+}
+
+/// Warns on stderr when more games run at once than the machine has cores: the engines then
+/// share CPU, and games on a clock are not played at the time control they claim.
+fn warn_concurrency(concurrency: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if concurrency > cores {
+        super::note(&format!(
+            "warning: --concurrency {concurrency} exceeds the {cores} cores of this machine: \
+             engines share CPU and time controls are not kept\n"
+        ));
+    }
+}
+
 /// Whether two paths name one file (by their canonical paths when both exist).
 fn same_file(a: &str, b: &str) -> bool {
     match (Path::new(a).canonicalize(), Path::new(b).canonicalize()) {

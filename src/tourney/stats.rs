@@ -112,6 +112,40 @@ impl Record {
         (elo_of_score(s), (hi - lo) / 2.0)
     }
 
+    /// Elo difference and the half-width of its 95% confidence interval with the variance
+    /// taken from completed game pairs (the pentanomial model of the SPRT): the two games of
+    /// a pair share an opening, so their results are correlated and the per-game variance
+    /// misstates the error. The estimate is the score of all games; the standard error of the
+    /// mean score is `sqrt(var / pairs)`, `var` the variance of a pair's mean score (0, 1/4,
+    /// 1/2, 3/4, 1). With fewer than two completed pairs (no variance to measure),
+    /// [`Record::elo`].
+    pub fn elo_pairs(&self) -> (f64, f64) {
+        let n: f64 = self.pairs.iter().map(|&c| c as f64).sum();
+        if n < 2.0 {
+            return self.elo();
+        }
+        let xs = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mean = self
+            .pairs
+            .iter()
+            .zip(xs)
+            .map(|(&c, x)| c as f64 * x)
+            .sum::<f64>()
+            / n;
+        let var = self
+            .pairs
+            .iter()
+            .zip(xs)
+            .map(|(&c, x)| c as f64 * (x - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        let s = self.score();
+        let margin = 1.959_964 * (var / n).sqrt();
+        let lo = elo_of_score(s - margin);
+        let hi = elo_of_score(s + margin);
+        (elo_of_score(s), (hi - lo) / 2.0)
+    }
+
     /// Likelihood of superiority: the probability that this side is the stronger, from wins
     /// and losses (draws carry no information about it).
     pub fn los(&self) -> f64 {
@@ -183,6 +217,34 @@ mod tests {
         assert_eq!(fmt_elo(all.flipped().elo().0), "-inf");
         assert!((erf(0.5) - 0.520_499_9).abs() < 2e-7);
         assert!((expected_score(0.0) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pentanomial_error_bar() {
+        // 100 pairs, 200 games scoring 53.75% (60 wins, 95 draws, 45 losses).
+        let t = Record {
+            wins: 60,
+            draws: 95,
+            losses: 45,
+            pairs: [5, 15, 50, 20, 10],
+        };
+        assert!((t.score() - 0.5375).abs() < 1e-12);
+        // Pair means: mean 0.5375, variance 0.05796875; se sqrt(0.05796875 / 100).
+        let (elo, err) = t.elo_pairs();
+        let m = 1.959_964 * (0.057_968_75f64 / 100.0).sqrt();
+        let want = (elo_of_score(0.5375 + m) - elo_of_score(0.5375 - m)) / 2.0;
+        assert!((elo - 26.11).abs() < 0.01, "{elo}");
+        assert!((err - want).abs() < 1e-9, "{err} {want}");
+        assert!((err - 33.08).abs() < 0.01, "{err}");
+        // The per-game bar of the same games is wider here (35.02).
+        assert!((t.elo().1 - 35.02).abs() < 0.01, "{}", t.elo().1);
+        // No completed pair: the per-game bar.
+        let lone = Record {
+            wins: 1,
+            draws: 1,
+            ..Record::default()
+        };
+        assert_eq!(lone.elo_pairs(), lone.elo());
     }
 
     #[test]
