@@ -100,7 +100,10 @@ fn games_are_written_in_round_order_with_json_records() {
     assert_eq!(s["games"], 4);
     assert_eq!(s["sprt"], Value::Null);
     let p = &s["pairings"][0];
-    assert_eq!((p["first"].as_str(), p["wins"].as_u64()), (Some("A"), Some(4)));
+    assert_eq!(
+        (p["first"].as_str(), p["wins"].as_u64()),
+        (Some("A"), Some(4))
+    );
     assert_eq!(p["pairs"], serde_json::json!([0, 0, 0, 0, 2]));
     // All won: the Elo is infinite, which JSON writes as null.
     assert_eq!(p["elo"], Value::Null);
@@ -155,7 +158,9 @@ fn verify_pdn_takes_chess_style_results() {
     // The fixed game ends with Black (the side on 1-12) out of moves: 2-0, or 1-0 in chess
     // style.
     assert_eq!(text.matches(" 2-0\n").count(), 2, "{text}");
-    let chess = text.replace("\"2-0\"", "\"1-0\"").replace(" 2-0\n", " 1-0\n");
+    let chess = text
+        .replace("\"2-0\"", "\"1-0\"")
+        .replace(" 2-0\n", " 1-0\n");
     std::fs::write(&pdn, chess).unwrap();
     let out = Command::new(BIN)
         .args(["match", "--verify-pdn", pdn.to_str().unwrap()])
@@ -181,4 +186,16 @@ fn verify_pdn_takes_chess_style_results() {
         String::from_utf8_lossy(&out.stderr),
         "error: PDN game 1: Result 0-2 but the final position gives 2-0\n"
     );
+}
+
+#[test]
+fn an_engine_path_with_spaces_runs_when_quoted() {
+    let dir = scratch("spaces").join("my engines");
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("fake engine.sh");
+    std::fs::copy(FAKE, &program).unwrap();
+    let spec = format!("cmd=\"'{}' ok\" name=S", program.display());
+    let (code, table) = run_match(&spec, &engine("ok", "B"), &["--games", "2"]);
+    assert_eq!(code, 0, "{table}");
+    assert!(table.contains("Terminations: normal 2\n"), "{table}");
 }
