@@ -40,5 +40,5 @@ pdn=${PDN:-target/vs_pydraughts.pdn}
     --movetime "$ms" \
     --openings openings/3move.tsv \
     --concurrency "${CONCURRENCY:-1}" \
-    --time-margin "${MARGIN:-30000}" --reply-timeout 60000 --pdn "$pdn" --pdn-always-fen "$@"
+    --time-margin "${MARGIN:-30000}" --reply-timeout 60000 --pdn "$pdn" "$@"
 "$bin" match --verify-pdn "$pdn"

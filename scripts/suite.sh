@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs test positions through an engine and counts the solved ones.
+# Runs test positions through an engine program and counts the solved ones. For buffgreen
+# itself use `buffgreen suite`, which checks every line first (docs/match.md); this script
+# stays for other engines (--engine) and compares bm as text.
 #
 #   scripts/suite.sh [--nodes N | --movetime MS] [--engine PROGRAM] [--option NAME=VALUE]... FILE...
 #
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
     --movetime) go="go movetime $2"; limit="movetime $2 ms"; shift 2 ;;
     --engine) engine=$2; shift 2 ;;
     --option) options+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) files+=("$1"); shift ;;
     esac
 done

@@ -1,4 +1,5 @@
-//! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench`, `match` and `tb`.
+//! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench`, `match`,
+//! `suite` and `tb`.
 
 use std::io::BufReader;
 use std::process::ExitCode;
@@ -35,6 +36,9 @@ enum Cmd {
     Hub,
     /// Endgame tablebases: build, probe, verify.
     Tb(buffgreen::tablebase::cli::TbArgs),
+    /// Search test positions (`FEN ; bm <moves> ; id <name>`) and count the solved ones; exit
+    /// status: the unsolved count (at most 100), 101 on a bad file.
+    Suite(buffgreen::tools::suite::SuiteArgs),
 }
 
 #[derive(Args)]
@@ -96,6 +100,10 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Tb(a)) => {
             let code = buffgreen::tablebase::cli::run(&a);
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
+        Some(Cmd::Suite(a)) => {
+            let code = buffgreen::tools::suite::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some(Cmd::Match(a)) => {

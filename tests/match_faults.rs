@@ -81,10 +81,13 @@ fn fixed_game_ends_by_the_rules_with_both_colours() {
     for g in &games {
         assert_eq!(g.moves.len(), 36);
         assert_eq!(g.moves[..3], ["9-13", "23-18", "12-16"]);
-        assert_eq!(g.tag("GameType"), Some("23"));
+        assert_eq!(g.tag("GameType"), Some("32,B,8,8,N1,0"));
         assert_eq!(g.tag("TimeControl"), Some("nodes=1"));
         assert_eq!(g.tag("PlyCount"), Some("36"));
-        assert_eq!(g.tag("FEN"), None);
+        assert_eq!(
+            g.tag("FEN"),
+            Some("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
+        );
     }
     let (_, tally) = s.pairings[0];
     assert_eq!(

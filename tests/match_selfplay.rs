@@ -116,9 +116,12 @@ fn self_play_writes_a_pdn_the_library_replays() {
             ("beta", "alpha")
         };
         assert_eq!((g.tag("Black"), g.tag("White")), (Some(black), Some(white)));
-        assert_eq!(g.tag("GameType"), Some("23"));
+        assert_eq!(g.tag("GameType"), Some("32,B,8,8,N1,0"));
         assert_eq!(g.tag("TimeControl"), Some("nodes=3"));
-        assert_eq!(g.tag("FEN"), None);
+        assert_eq!(
+            g.tag("FEN"),
+            Some("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
+        );
         // The opening's three moves start the record.
         let opening = g.tag("Opening").unwrap();
         assert_eq!(g.moves[..3].join(" "), opening);

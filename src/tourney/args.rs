@@ -75,9 +75,8 @@ pub struct MatchOptions {
     /// Append the games to this PDN file (created if missing; never the openings file).
     #[arg(long = "pdn", visible_alias = "pgn-out", value_name = "FILE")]
     pub pdn: Option<String>,
-    /// Write the FEN tag also for games from the standard start (for py-draughts, whose
-    /// American board otherwise lets the side on 21-32 move first).
-    #[arg(long)]
+    /// No effect, accepted for old scripts: every game now carries its FEN (docs/match.md).
+    #[arg(long, hide = true)]
     pub pdn_always_fen: bool,
     /// The PDN Event tag.
     #[arg(long, default_value = "buffgreen match")]
@@ -135,6 +134,12 @@ pub struct MatchOptions {
     /// print the table (and with --sprt the SPRT) of all their games.
     #[arg(long, value_name = "PDN", num_args = 1.., conflicts_with_all = ["engines", "verify_pdn"])]
     pub merge: Vec<String>,
+    // --- Machine-readable output (issue 23 item 2; json.rs, docs/match.md) ---
+    /// Append the match to this file as JSON Lines: one "game" record per game in round
+    /// order, then one "summary" record (the table's figures and the SPRT state).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    // --- end of machine-readable output ---
 }
 
 /// Who plays whom (`--tournament`).

@@ -162,7 +162,7 @@ pub fn merge(args: &MatchArgs) -> Result<String, TourneyError> {
         sprt,
         concurrency: 1,
         pdn: None,
-        always_fen: false,
+        json: None,
         event: String::new(),
         quiet: true,
         started: names.iter().map(|_| AtomicBool::new(false)).collect(),

@@ -16,8 +16,10 @@ mod args;
 mod date;
 pub mod error;
 mod iolog;
+mod json;
 mod merge;
 pub mod openings;
+mod ordered;
 pub mod pdn;
 pub mod process;
 pub mod referee;
@@ -40,9 +42,10 @@ use sprt::Decision;
 use stats::Record;
 pub use verify::verify_pdn;
 
-/// Runs a match (or a PDN check); returns the process exit code: 0 done, 1 a PDN check
-/// failed, 2 bad arguments or an engine that cannot be started, 130 stopped by Ctrl-C (the
-/// table of the finished games printed).
+/// Runs a match (or a PDN check); returns the process exit code: 0 done (under `--sprt`: H1
+/// accepted), 1 a PDN check failed, 2 bad arguments or an engine that cannot be started,
+/// [`EXIT_H0`] and [`EXIT_NO_DECISION`] under `--sprt`, 130 stopped by Ctrl-C (the table of
+/// the finished games printed).
 pub fn run(args: &MatchArgs) -> i32 {
     if let Some(path) = &args.verify_pdn {
         return match verify_pdn(path) {
@@ -75,16 +78,31 @@ pub fn run(args: &MatchArgs) -> i32 {
     match play(args) {
         Ok(summary) => {
             say(&summary.table);
-            if summary.interrupted {
-                130
-            } else {
-                0
-            }
+            exit_code(&summary, !args.sprt.is_empty())
         }
         Err(e) => {
             note(&format!("error: {e}\n"));
             2
         }
+    }
+}
+
+/// Exit status of a match under `--sprt` that accepted H0 (the first engine is not stronger
+/// by elo1).
+pub const EXIT_H0: i32 = 3;
+
+/// Exit status of a match under `--sprt` whose games ran out before a decision.
+pub const EXIT_NO_DECISION: i32 = 4;
+
+/// The exit status of a finished match: 130 when interrupted; under `--sprt` 0 for H1,
+/// [`EXIT_H0`] or [`EXIT_NO_DECISION`]; otherwise 0.
+pub fn exit_code(summary: &Summary, sprt: bool) -> i32 {
+    match summary.decision {
+        _ if summary.interrupted => 130,
+        _ if !sprt => 0,
+        Some((Decision::H1, _)) => 0,
+        Some((Decision::H0, _)) => EXIT_H0,
+        None => EXIT_NO_DECISION,
     }
 }
 

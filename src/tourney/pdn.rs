@@ -1,19 +1,27 @@
 //! PDN: the writer for finished games and a small reader that replays games with the library.
 //!
-//! Written games follow PDN as pydraughts and py-draughts read it:
+//! Written games follow PDN so that both Python draughts libraries read them back move by move
+//! (scripts/pdn_interop.sh checks pydraughts 0.6.7 and py-draughts 1.10.1, docs/match.md says
+//! why each choice):
 //! - tags `[Name "value"]`, one a line: Event, Date, Round, White, Black, Result, GameType,
-//!   Rules, SetUp and FEN (only when the game does not start from the standard position),
-//!   TimeControl, Termination, PlyCount, Opening;
+//!   Variant, Rules, TimeControl, Termination, PlyCount, Opening, then SetUp and FEN;
 //! - Result is White's score first, draughts-style: `2-0` White won, `0-2` Black won, `1-1`
-//!   draw;
-//! - GameType `21` (English checkers) when both rule switches are off, otherwise `23` (American
-//!   pool checkers: same board, numbering and first mover, men capture backward, flying kings,
-//!   free choice of capture; it differs from Buff and Green only in when a man is crowned during
-//!   a capture). The `Rules` tag (`BackwardCapture=.. LongKings=.. DrawHalfMoves=..`) is exact
-//!   and is what this reader uses;
+//!   draw (the reader also takes `1-0`, `0-1`, `1/2-1/2`);
+//! - GameType `21` (English checkers) when both rule switches are off; otherwise
+//!   `32,B,8,8,N1,0`: the first number PDN 3.0 leaves free for new draughts games, then the
+//!   board as English checkers has it (Black first, 8x8, numbers from the top-left corner). Not
+//!   `23` (American pool checkers), which py-draughts writes for its American checkers, that is
+//!   English checkers: a reader could not tell the two apart. The `Variant` tag names the rules
+//!   in words and the `Rules` tag (`BackwardCapture=.. LongKings=.. DrawHalfMoves=..`) is exact;
+//!   this reader uses `Rules`;
+//! - every game has a FEN tag, since py-draughts' American board otherwise lets the side on
+//!   21-32 move first. From the standard start (Black to move) the FEN line is indented by a
+//!   tab: pydraughts 0.6.7 reads tags only from lines that begin with `[`, and a FEN with Black
+//!   to move makes it read the first move twice; without the tag it starts from the standard
+//!   position, which is right. Other starts get a plain FEN line;
 //! - movetext numbered per pair of plies from the start position (`1. 11-15 23-19 2. ...`),
 //!   captures in long form (`9x18x27`), then the result. Games from an openings file given as
-//!   moves start from the standard position, the opening moves included, so they need no FEN.
+//!   moves start from the standard position, the opening moves included.
 
 use std::fmt::Write as _;
 
@@ -41,10 +49,6 @@ pub struct GameHeader<'a> {
     pub termination: String,
     /// The opening's label.
     pub opening: &'a str,
-    /// Write the FEN tag even for the standard start (py-draughts' American board assumes the
-    /// side on 21-32 moves first unless a FEN says otherwise; pydraughts misreads a FEN with
-    /// Black to move, so this is off by default).
-    pub always_fen: bool,
 }
 
 /// The `Rules` tag value for `rules`.
@@ -54,11 +58,25 @@ pub fn rules_tag(rules: &Rules) -> String {
 
 /// The `GameType` value for `rules` (see the module notes).
 pub fn game_type(rules: &Rules) -> &'static str {
-    if !rules.backward_capture && !rules.long_kings {
+    if is_english(rules) {
         "21"
     } else {
-        "23"
+        "32,B,8,8,N1,0"
     }
+}
+
+/// The `Variant` value for `rules`: the rules in words.
+pub fn variant(rules: &Rules) -> &'static str {
+    match (rules.backward_capture, rules.long_kings) {
+        (false, false) => "English checkers",
+        (true, true) => "Buff and Green checkers",
+        (true, false) => "Buff and Green checkers, short kings",
+        (false, true) => "Buff and Green checkers, men capture forward only",
+    }
+}
+
+fn is_english(rules: &Rules) -> bool {
+    !rules.backward_capture && !rules.long_kings
 }
 
 /// A tag value with the characters PDN readers split on made harmless.
@@ -86,15 +104,19 @@ pub fn write_game(h: &GameHeader<'_>, game: &Game) -> String {
     tag("Black", h.black);
     tag("Result", h.result);
     tag("GameType", game_type(game.rules()));
+    tag("Variant", variant(game.rules()));
     tag("Rules", &rules_tag(game.rules()));
-    if h.always_fen || *game.start() != Position::startpos() {
-        tag("SetUp", "1");
-        tag("FEN", &fen::write(game.start()));
-    }
     tag("TimeControl", &h.time_control);
     tag("Termination", &h.termination);
     tag("PlyCount", &game.moves().len().to_string());
     tag("Opening", h.opening);
+    tag("SetUp", "1");
+    let fen_tag = format!("[FEN \"{}\"]\n", fen::write(game.start()));
+    if *game.start() == Position::startpos() {
+        // Hidden from pydraughts (see the module notes); last, so that no tag follows it.
+        s.push('\t');
+    }
+    s.push_str(&fen_tag);
     s.push('\n');
     // Movetext in lines of at most about 80 characters.
     let mut line = String::new();
@@ -137,6 +159,17 @@ pub struct PdnGame {
 
 const RESULTS: [&str; 8] = ["2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "0-0", "*"];
 
+/// A result in the draughts form this writer uses: `1-0` is `2-0`, `0-1` is `0-2` and
+/// `1/2-1/2` is `1-1` (the chess form, which English checkers PDN and py-draughts write).
+pub fn draughts_result(result: &str) -> &str {
+    match result {
+        "1-0" => "2-0",
+        "0-1" => "0-2",
+        "1/2-1/2" => "1-1",
+        r => r,
+    }
+}
+
 impl PdnGame {
     /// The value of tag `name`.
     pub fn tag(&self, name: &str) -> Option<&str> {
@@ -147,14 +180,17 @@ impl PdnGame {
     }
 
     /// The rules of the game: the `Rules` tag if present, else English move rules for
-    /// GameType 21 and Buff and Green otherwise (80-half-move draw rule unless told).
+    /// GameType 21 (and for py-draughts' GameType 23 "American checkers") and Buff and Green
+    /// otherwise (80-half-move draw rule unless told).
     pub fn rules(&self, game_no: usize) -> Result<Rules, TourneyError> {
         let bad = |why: String| TourneyError::Pdn { game: game_no, why };
-        let mut rules = match self
+        let game_type = self
             .tag("GameType")
-            .map(|g| g.split(',').next().unwrap_or(""))
-        {
-            Some("21") => Rules::ENGLISH,
+            .map(|g| g.split(',').next().unwrap_or("").trim());
+        let mut rules = match (game_type, self.tag("Variant")) {
+            (Some("21"), _) => Rules::ENGLISH,
+            // py-draughts writes 23 for its American checkers, which are English checkers.
+            (Some("23"), Some(v)) if v.eq_ignore_ascii_case("American checkers") => Rules::ENGLISH,
             _ => Rules::BUFF_AND_GREEN,
         };
         if let Some(text) = self.tag("Rules") {
@@ -336,7 +372,6 @@ mod tests {
             time_control: "nodes=1".into(),
             termination: "normal: White has no legal move".into(),
             opening: "11-15",
-            always_fen: false,
         }
     }
 
@@ -352,8 +387,9 @@ mod tests {
         assert!(text.starts_with(
             "[Event \"t\"]\n[Date \"2024.01.02\"]\n[Round \"3\"]\n[White \"W 'q'\"]\n"
         ));
-        assert!(text.contains("[GameType \"21\"]\n[Rules \"BackwardCapture=false LongKings=false DrawHalfMoves=80\"]\n"));
-        assert!(!text.contains("FEN"));
+        assert!(text.contains("[GameType \"21\"]\n[Variant \"English checkers\"]\n[Rules \"BackwardCapture=false LongKings=false DrawHalfMoves=80\"]\n"));
+        // The standard start's FEN comes last, on a line indented by a tab.
+        assert!(text.contains("[Opening \"11-15\"]\n[SetUp \"1\"]\n\t[FEN \"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\"]\n\n1. "));
         assert!(
             text.ends_with("\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 1-1\n\n")
         );
@@ -362,15 +398,16 @@ mod tests {
         assert_eq!(games[1].result.as_deref(), Some("1-1"));
         let back = games[0].replay(1).unwrap();
         assert_eq!(back, g);
-        let with_fen = write_game(
-            &GameHeader {
-                always_fen: true,
-                ..header("1-1")
-            },
-            &g,
-        );
-        assert!(with_fen.contains("[SetUp \"1\"]\n[FEN \"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\"]\n"));
-        assert_eq!(parse(&with_fen).unwrap()[0].replay(1).unwrap(), g);
+        // py-draughts' own header for American checkers.
+        let theirs = "[GameType \"23\"]\n[Variant \"American checkers\"]\n[Result \"1-0\"]\n\
+                      [FEN \"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\"]\n\
+                      1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 1-0";
+        let theirs = &parse(theirs).unwrap()[0];
+        assert_eq!(theirs.rules(1).unwrap(), Rules::ENGLISH);
+        assert_eq!(theirs.replay(1).unwrap(), g);
+        assert_eq!(draughts_result("1-0"), "2-0");
+        assert_eq!(draughts_result("0-1"), "0-2");
+        assert_eq!(draughts_result("1/2-1/2"), "1-1");
     }
 
     #[test]
@@ -379,8 +416,10 @@ mod tests {
         let mut g = Game::new(start, 0, Rules::default());
         g.play_str("18x9").unwrap();
         let text = write_game(&header("2-0"), &g);
-        assert!(text.contains("[GameType \"23\"]\n"));
-        assert!(text.contains("[SetUp \"1\"]\n[FEN \"W:W18,K30:BK3,14\"]\n"));
+        assert!(
+            text.contains("[GameType \"32,B,8,8,N1,0\"]\n[Variant \"Buff and Green checkers\"]\n")
+        );
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"W:W18,K30:BK3,14\"]\n\n"));
         assert_eq!(parse(&text).unwrap()[0].replay(1).unwrap(), g);
         let loose = "[GameType \"21\"]\n{c} 1.11-15 (1... 23-18) 23-19 ; note\n2... 8-11! $1 *";
         let games = parse(loose).unwrap();

@@ -15,7 +15,9 @@ use super::args::Tournament;
 use super::date::today;
 use super::error::TourneyError;
 use super::iolog::IoLog;
+use super::json;
 use super::openings::{self, OpeningSource};
+use super::ordered::RoundOrder;
 use super::pdn;
 use super::process;
 use super::referee::{self, Played, RefereeConfig};
@@ -64,7 +66,8 @@ pub(super) struct Match {
     pub(super) sprt: Option<Sprt>,
     pub(super) concurrency: usize,
     pub(super) pdn: Option<String>,
-    pub(super) always_fen: bool,
+    /// `--json`: JSON Lines of the games and the summary.
+    pub(super) json: Option<String>,
     pub(super) event: String,
     pub(super) quiet: bool,
     /// Per engine: it was started once in this match, so failing to start it again forfeits
@@ -213,7 +216,7 @@ impl Match {
             sprt,
             concurrency: a.concurrency,
             pdn: a.pdn.clone(),
-            always_fen: a.pdn_always_fen,
+            json: a.json.clone(),
             event: a.event.clone(),
             quiet: a.quiet,
             started,
@@ -276,20 +279,11 @@ impl Match {
     }
 
     pub(super) fn run(self) -> Result<Summary, TourneyError> {
-        let mut out = match &self.pdn {
-            // Appended, as cutechess-cli does: the games of earlier runs stay.
-            Some(path) => Some(BufWriter::new(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|source| TourneyError::Io {
-                        path: path.clone(),
-                        source,
-                    })?,
-            )),
-            None => None,
-        };
+        // Appended, as cutechess-cli does: the games of earlier runs stay.
+        let mut out = self.pdn.as_deref().map(append).transpose()?;
+        let mut json_out = self.json.as_deref().map(append).transpose()?;
+        // Games wait here until the games of every earlier round are written.
+        let mut order = RoundOrder::new();
         let stop = AtomicBool::new(false);
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel();
@@ -335,16 +329,14 @@ impl Match {
                     // stopped at once.
                     Msg::Done(..) if stop.load(Ordering::Relaxed) => {}
                     Msg::Done(job, played, label) => {
-                        if let Some(w) = out.as_mut() {
-                            let text = self.pdn_text(&job, &played, &label, &date);
-                            let ok = w.write_all(text.as_bytes()).and_then(|_| w.flush());
-                            if let Err(source) = ok {
-                                stop.store(true, Ordering::Relaxed);
-                                fatal.get_or_insert(TourneyError::Io {
-                                    path: self.pdn.clone().unwrap_or_default(),
-                                    source,
-                                });
-                            }
+                        let texts = self.texts(&job, &played, &label, &date);
+                        let absent = |r: usize| {
+                            r <= self.total() && (!self.planned_round(r) || finished.contains(&r))
+                        };
+                        let due = order.push(job.round, texts, absent);
+                        if let Err(e) = self.write_out(&due, &mut out, &mut json_out) {
+                            stop.store(true, Ordering::Relaxed);
+                            fatal.get_or_insert(e);
                         }
                         if report.add(&self, &job, &played) {
                             stop.store(true, Ordering::Relaxed);
@@ -354,10 +346,12 @@ impl Match {
             }
         });
         report.finish_progress();
+        let rest = self.write_out(&order.drain(), &mut out, &mut json_out);
         if let Some(e) = fatal {
             return Err(e);
         }
-        Ok(Summary {
+        rest?;
+        let summary = Summary {
             games: report.done,
             scheduled: report.total,
             pairings: self
@@ -370,7 +364,45 @@ impl Match {
             decision: report.decision,
             interrupted: report.interrupted,
             table: report.table(&self),
-        })
+        };
+        if let Some(w) = json_out.as_mut() {
+            let line = json::summary(&self, &summary).to_string() + "\n";
+            write_to(w, &line, self.json.as_deref())?;
+        }
+        Ok(summary)
+    }
+
+    /// A finished game's PDN text and, under `--json`, its JSON line.
+    fn texts(&self, job: &Job, p: &Played, opening: &str, date: &str) -> (String, String) {
+        let pdn = if self.pdn.is_some() {
+            self.pdn_text(job, p, opening, date)
+        } else {
+            String::new()
+        };
+        let json = if self.json.is_some() {
+            json::game(self, job, p, opening).to_string() + "\n"
+        } else {
+            String::new()
+        };
+        (pdn, json)
+    }
+
+    /// Writes games (in the order given) to the PDN and the JSON file.
+    fn write_out(
+        &self,
+        games: &[(String, String)],
+        pdn: &mut Option<BufWriter<std::fs::File>>,
+        json: &mut Option<BufWriter<std::fs::File>>,
+    ) -> Result<(), TourneyError> {
+        for (p, j) in games {
+            if let Some(w) = pdn.as_mut() {
+                write_to(w, p, self.pdn.as_deref())?;
+            }
+            if let Some(w) = json.as_mut() {
+                write_to(w, j, self.json.as_deref())?;
+            }
+        }
+        Ok(())
     }
 
     /// One worker: takes the next job until none are left or `stop`; owns its engines. Jobs
@@ -463,7 +495,6 @@ impl Match {
                 time_control: self.limit_text(job.black, job.white),
                 termination: p.termination.describe(&self.cfg.rules),
                 opening,
-                always_fen: self.always_fen,
             },
             &p.game,
         )
@@ -493,6 +524,33 @@ fn warn_concurrency(concurrency: usize) {
              engines share CPU and time controls are not kept\n"
         ));
     }
+}
+
+/// Opens `path` for appending, creating it if missing.
+fn append(path: &str) -> Result<BufWriter<std::fs::File>, TourneyError> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(BufWriter::new)
+        .map_err(|source| TourneyError::Io {
+            path: path.to_string(),
+            source,
+        })
+}
+
+/// Writes and flushes `text`, so that a run cut short keeps every game written.
+fn write_to(
+    w: &mut BufWriter<std::fs::File>,
+    text: &str,
+    path: Option<&str>,
+) -> Result<(), TourneyError> {
+    w.write_all(text.as_bytes())
+        .and_then(|_| w.flush())
+        .map_err(|source| TourneyError::Io {
+            path: path.unwrap_or_default().to_string(),
+            source,
+        })
 }
 
 /// Whether two paths name one file (by their canonical paths when both exist).

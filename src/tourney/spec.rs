@@ -23,9 +23,11 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
-    /// Parses a spec: whitespace-separated `key=value` fields; a value may be quoted with `"` or
-    /// `'` to hold spaces. Keys: `cmd` (program, plus arguments split at spaces), `arg` (one more
-    /// argument, repeatable), `name`, `dir`, `option.<Name>` (repeatable), and one of `tc`,
+    /// Parses a spec: whitespace-separated `key=value` fields, split as a POSIX shell splits
+    /// words (`shlex`), so a value may be quoted with `"` or `'` to hold spaces. Keys: `cmd`
+    /// (program, plus arguments, split the same way again, so that
+    /// `cmd="'/opt/my engine/bg' --x"` runs `/opt/my engine/bg`), `arg` (one more argument,
+    /// repeatable), `name`, `dir`, `option.<Name>` (repeatable), and one of `tc`,
     /// `movetime` (ms), `nodes` for a limit of its own. `each` holds fields
     /// given to every engine (`--each`); the engine's own fields come after and win.
     pub fn parse(text: &str, each: &str) -> Result<EngineSpec, TourneyError> {
@@ -41,13 +43,14 @@ impl EngineSpec {
         let mut limit = None;
         let mut fields = tokens(each).map_err(&bad)?;
         fields.extend(tokens(text).map_err(&bad)?);
+        let words = |v: &str| tokens(v).map_err(&bad);
         for field in fields {
             let Some((key, value)) = field.split_once('=') else {
                 return Err(bad(format!("field '{field}' is not key=value")));
             };
             match key {
                 "cmd" => {
-                    let mut words = value.split_whitespace().map(str::to_string);
+                    let mut words = words(value)?.into_iter();
                     program = words.next();
                     args = words.collect();
                 }
@@ -101,39 +104,9 @@ pub fn unique_names(specs: &mut [EngineSpec]) {
     }
 }
 
-/// Splits at whitespace outside quotes; quotes are removed.
+/// Splits as a POSIX shell splits words (quotes removed, backslash escapes), by `shlex`.
 fn tokens(text: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_token = false;
-    let mut quote: Option<char> = None;
-    for c in text.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => cur.push(c),
-            None if c == '"' || c == '\'' => {
-                quote = Some(c);
-                in_token = true;
-            }
-            None if c.is_whitespace() => {
-                if in_token {
-                    out.push(std::mem::take(&mut cur));
-                    in_token = false;
-                }
-            }
-            None => {
-                cur.push(c);
-                in_token = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err("unclosed quote".to_string());
-    }
-    if in_token {
-        out.push(cur);
-    }
-    Ok(out)
+    shlex::split(text).ok_or_else(|| "unclosed quote or trailing backslash".to_string())
 }
 
 #[cfg(test)]
@@ -172,6 +145,12 @@ mod tests {
         assert!(EngineSpec::parse("cmd=x bogus", "").is_err());
         assert!(EngineSpec::parse("cmd=x color=red", "").is_err());
         assert!(EngineSpec::parse("cmd='x", "").is_err());
+        // A program whose path holds a space, quoted inside the quoted cmd value.
+        let sp = EngineSpec::parse("cmd=\"'/opt/my engine/bg' --x 'a b'\" arg=y", "").unwrap();
+        assert_eq!(sp.program, "/opt/my engine/bg");
+        assert_eq!(sp.args, ["--x", "a b", "y"]);
+        assert_eq!(sp.name, "bg");
+        assert!(EngineSpec::parse("cmd=\"'/opt/x\"", "").is_err());
         let mut v = vec![s.clone(), s.clone(), s];
         unique_names(&mut v);
         let names: Vec<_> = v.iter().map(|s| s.name.as_str()).collect();

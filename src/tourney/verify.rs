@@ -17,8 +17,13 @@ pub fn verify_pdn(path: &str) -> Result<String, TourneyError> {
         let game = g.replay(i + 1)?;
         plies += game.moves().len();
         let bad = |why: String| TourneyError::Pdn { game: i + 1, why };
-        let tag = g.tag("Result").unwrap_or("*");
-        if g.result.as_deref().is_some_and(|r| r != tag) {
+        // `1-0`, `0-1` and `1/2-1/2` (English checkers' and py-draughts' form) are the same
+        // results as `2-0`, `0-2` and `1-1`.
+        let tag = pdn::draughts_result(g.tag("Result").unwrap_or("*"));
+        if g.result
+            .as_deref()
+            .is_some_and(|r| pdn::draughts_result(r) != tag)
+        {
             return Err(bad(format!(
                 "Result tag {tag} but movetext ends {:?}",
                 g.result

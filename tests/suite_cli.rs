@@ -1,0 +1,223 @@
+//! `buffgreen suite` (issue 23 item 5): the five ways scripts/suite.sh misled, each reproduced
+//! with its exact line and now answered right, plus `--json` and the tactical suite.
+//!
+//! suite.sh 1: `--option BackwardCapture=false` was overridden by each line's own setoption,
+//!   so English-only answers failed; 2: a bad FEN was rejected by the engine, which then
+//!   searched the previous position and reported an ordinary FAIL; 3: `bm 9x25` never matched
+//!   the engine's `9x18x25`; 4: it ran from the repository root, so a path relative to the
+//!   caller was not found; 5: its exit status was 1 whatever the number of failures.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("suite-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `text` to `name` in a fresh directory and runs `buffgreen suite` there with `args`
+/// (the file is named relative to that directory).
+fn suite(name: &str, text: &str, args: &[&str]) -> Output {
+    let dir = scratch(name);
+    std::fs::write(dir.join("s.txt"), text).unwrap();
+    Command::new(BIN)
+        .current_dir(&dir)
+        .arg("suite")
+        .args(args)
+        .arg("s.txt")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const BACKWARD: &str = "B:W11,30:B15 ; bm 15-18 15-19 ; id back\n";
+
+#[test]
+fn rule_flags_apply_to_every_line() {
+    // Under Buff and Green rules the man must capture backward (15x8): the bm is not legal.
+    let o = suite("rules-default", BACKWARD, &["--nodes", "100"]);
+    assert_eq!(o.status.code(), Some(101));
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).starts_with("error: s.txt:1: bm 15-18: "),
+        "{}",
+        stderr(&o)
+    );
+    for flags in [
+        &["--english"][..],
+        &["--backward-capture", "false", "--long-kings", "false"],
+    ] {
+        let mut args = vec!["--nodes", "100"];
+        args.extend(flags);
+        let o = suite("rules-english", BACKWARD, &args);
+        let out = stdout(&o);
+        assert!(
+            out.starts_with("ok   back           english  played 15-1"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with(" bm 15-18 15-19\nSolved: 1/1 (nodes 100)\n"),
+            "{out}"
+        );
+        assert_eq!(o.status.code(), Some(0));
+    }
+    // A line's own rules field wins over the flags.
+    let o = suite(
+        "rules-line",
+        "B:W11,30:B15 ; bm 15x8 ; id back ; rules default\n",
+        &["--english", "--nodes", "100"],
+    );
+    assert_eq!(
+        stdout(&o),
+        "ok   back           default  played 15x8       bm 15x8\nSolved: 1/1 (nodes 100)\n"
+    );
+}
+
+#[test]
+fn a_bad_fen_is_an_error_with_file_and_line() {
+    let o = suite(
+        "bad-fen",
+        "# comment\n\nB:W14,22,30:B9 ; bm 9x25\nB:W33:B1 ; bm 1-5 ; id badfen\n",
+        &["--nodes", "100"],
+    );
+    assert_eq!(o.status.code(), Some(101));
+    // Nothing is searched when a line is bad.
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: s.txt:4: bad FEN 'B:W33:B1': "),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_short_capture_matches_the_long_one() {
+    let o = suite(
+        "short",
+        "B:W14,22,30:B9 ; bm 9x25 ; id short\n",
+        &["--nodes", "100"],
+    );
+    assert_eq!(
+        stdout(&o),
+        "ok   short          default  played 9x18x25    bm 9x18x25\nSolved: 1/1 (nodes 100)\n"
+    );
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn paths_are_relative_to_the_caller() {
+    let dir = scratch("relative");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("short.txt"), "B:W14,22,30:B9 ; bm 9x25\n").unwrap();
+    let o = Command::new(BIN)
+        .current_dir(dir.join("sub"))
+        .args(["suite", "--nodes", "10", "../short.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&o),
+        "ok   line 1         default  played 9x18x25    bm 9x18x25\nSolved: 1/1 (nodes 10)\n"
+    );
+    let o = Command::new(BIN)
+        .current_dir(dir.join("sub"))
+        .args(["suite", "missing.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(101));
+    assert!(
+        stderr(&o).starts_with("error: missing.txt: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn exit_status_is_the_unsolved_count_and_json_has_every_line() {
+    // Only captures are legal here, and bm names the other one: never solved.
+    let miss = "B:W14,15:B10 ; bm MISS ; rules english\n";
+    let played = suite(
+        "probe",
+        &miss.replace("MISS", "10x17 10x19"),
+        &["--nodes", "50"],
+    );
+    let first = stdout(&played);
+    // The move the engine plays, so that bm can name the other capture.
+    let engine_move = first.split_whitespace().nth(5).unwrap().to_string();
+    let other = if engine_move == "10x17" {
+        "10x19"
+    } else {
+        "10x17"
+    };
+    let line = miss.replace("MISS", other);
+    let text = format!("{line}{line}B:W14,22,30:B9 ; bm 9x25 ; id short\n");
+    let dir = scratch("json");
+    std::fs::write(dir.join("s.txt"), text).unwrap();
+    let o = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["suite", "--nodes", "50", "--json", "r.json", "s.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stdout(&o).ends_with("Solved: 1/3 (nodes 50)\n"));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(doc["solved"], 1);
+    assert_eq!(doc["total"], 3);
+    assert_eq!(doc["limit"], "nodes 50");
+    let p = &doc["positions"];
+    assert_eq!(p[0]["line"], 1);
+    assert_eq!(p[0]["id"], "line 1");
+    assert_eq!(p[0]["played"], engine_move.as_str());
+    assert_eq!(p[0]["bm"], serde_json::json!([other]));
+    assert_eq!(p[0]["solved"], false);
+    assert_eq!(p[0]["nodes"], 50);
+    assert_eq!(p[2]["id"], "short");
+    assert_eq!(p[2]["solved"], true);
+    assert_eq!(p[2]["fen"], "B:W14,22,30:B9");
+    // 150 unsolved positions: the status stops at 100.
+    let many = line.repeat(150);
+    let o = suite("capped", &many, &["--nodes", "1"]);
+    assert!(stdout(&o).ends_with("Solved: 0/150 (nodes 1)\n"));
+    assert_eq!(o.status.code(), Some(100));
+}
+
+#[test]
+fn the_tactical_suite_runs_every_line_under_its_rules() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/suites/tactics.txt");
+    let o = Command::new(BIN)
+        .args(["suite", "--nodes", "50", file])
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 21, "{out}");
+    assert!(
+        lines[0].contains(" bg.shot.01     default  played "),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].ends_with(" bm 29-25"), "{}", lines[0]);
+    assert!(
+        lines[19].contains(" en.avoid.04    english  played "),
+        "{}",
+        lines[19]
+    );
+    let unsolved = lines.iter().filter(|l| l.starts_with("FAIL ")).count();
+    assert_eq!(
+        lines[20],
+        format!("Solved: {}/20 (nodes 50)", 20 - unsolved)
+    );
+    assert_eq!(o.status.code(), Some(unsolved as i32));
+}
