@@ -70,7 +70,7 @@ fn side_terms(pos: &Position, color: Color, t: &Tables) -> (i32, i32) {
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
     if rules.losing {
-        return crate::search::losing::evaluate(pos);
+        return crate::search::losing::evaluate(pos, rules);
     }
     let score = linear(pos, rules);
     drawish(pos, rules, pos.side_to_move(), score)
