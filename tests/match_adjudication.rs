@@ -56,7 +56,8 @@ fn games_of(path: &Path) -> Vec<PdnGame> {
 /// Plies the engines played in a game (after its opening).
 fn engine_plies(g: &PdnGame) -> usize {
     let opening = g.tag("Opening").unwrap_or("").split_whitespace().count();
-    let fen_start = g.tag("FEN").is_some();
+    // Every game carries a FEN tag; an opening played as moves starts from the start position.
+    let fen_start = *g.replay(1).unwrap().start() != buffgreen::board::Position::startpos();
     g.moves.len() - if fen_start { 0 } else { opening }
 }
 

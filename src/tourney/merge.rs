@@ -21,11 +21,13 @@ use super::report::Report;
 use super::resume::{recorded, Recorded};
 use super::runner::{Job, Match};
 use super::spec::EngineSpec;
+use super::sprt::Decision;
 use super::tc::Limit;
 use super::MatchArgs;
 
-/// Reads the files of `args.merge` and returns the table of all their games.
-pub fn merge(args: &MatchArgs) -> Result<String, TourneyError> {
+/// Reads the files of `args.merge` and returns the table of all their games and, under
+/// `--sprt`, the decision on all of them.
+pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), TourneyError> {
     let mut games: BTreeMap<usize, (Recorded, String, String)> = BTreeMap::new();
     let mut rules = None;
     for path in &args.merge {
@@ -192,7 +194,7 @@ pub fn merge(args: &MatchArgs) -> Result<String, TourneyError> {
     // The time on the first line is the merge's own, which says nothing: name the files instead.
     let table = report.table(&m);
     let files = format!(" merged from {} files, ", args.merge.len());
-    Ok(match (table.find(" in "), table.find(" games/s), ")) {
+    let table = match (table.find(" in "), table.find(" games/s), ")) {
         (Some(a), Some(b)) if a < b => {
             format!(
                 "{}{files}{}",
@@ -201,7 +203,8 @@ pub fn merge(args: &MatchArgs) -> Result<String, TourneyError> {
             )
         }
         _ => table,
-    })
+    };
+    Ok((table, report.decision))
 }
 
 /// The names in a fixed order, for a pairing's key.

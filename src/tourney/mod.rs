@@ -61,9 +61,9 @@ pub fn run(args: &MatchArgs) -> i32 {
     }
     if !args.merge.is_empty() {
         return match merge::merge(args) {
-            Ok(table) => {
+            Ok((table, decision)) => {
                 say(&table);
-                0
+                sprt_exit(decision, !args.sprt.is_empty())
             }
             Err(e) => {
                 note(&format!("error: {e}\n"));
@@ -97,8 +97,17 @@ pub const EXIT_NO_DECISION: i32 = 4;
 /// The exit status of a finished match: 130 when interrupted; under `--sprt` 0 for H1,
 /// [`EXIT_H0`] or [`EXIT_NO_DECISION`]; otherwise 0.
 pub fn exit_code(summary: &Summary, sprt: bool) -> i32 {
-    match summary.decision {
-        _ if summary.interrupted => 130,
+    if summary.interrupted {
+        130
+    } else {
+        sprt_exit(summary.decision, sprt)
+    }
+}
+
+/// The exit status of finished games (played, or merged by `--merge`) under `--sprt`: 0 for
+/// H1, [`EXIT_H0`], [`EXIT_NO_DECISION`]; 0 without `--sprt`.
+fn sprt_exit(decision: Option<(Decision, f64)>, sprt: bool) -> i32 {
+    match decision {
         _ if !sprt => 0,
         Some((Decision::H1, _)) => 0,
         Some((Decision::H0, _)) => EXIT_H0,
