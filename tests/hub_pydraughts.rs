@@ -12,12 +12,11 @@ use std::process::Command;
 
 use buffgreen::board::{generate_moves, MoveList, Position, Rules};
 use buffgreen::hub::notation::parse_move;
-use buffgreen_testkit::process::succeed;
+use buffgreen_testkit::process::{python3_missing, script_ok, succeed};
 
 #[test]
 fn pydraughts_hub_engine_and_round_robin_play_buffgreen() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: python3 is not installed, so pydraughts cannot drive buffgreen hub");
+    if python3_missing("pydraughts cannot drive buffgreen hub") {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -28,8 +27,8 @@ fn pydraughts_hub_engine_and_round_robin_play_buffgreen() {
     let stdout = String::from_utf8_lossy(&install.stdout);
     let python = root.join(stdout.lines().last().expect("the venv's python"));
     let pdn = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hub-round-robin.pdn");
-    let run = Command::new(python)
-        .arg(root.join("scripts/hub_pydraughts.py"))
+    let mut run = Command::new(python);
+    run.arg(root.join("scripts/hub_pydraughts.py"))
         .args(["--engine", env!("CARGO_BIN_EXE_buffgreen")])
         .arg("--pdn")
         .arg(&pdn)
@@ -41,15 +40,8 @@ fn pydraughts_hub_engine_and_round_robin_play_buffgreen() {
             "0.02",
             "--rr-max-plies",
             "100",
-        ])
-        .output()
-        .expect("run scripts/hub_pydraughts.py");
-    let out = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success() && out.lines().last() == Some("OK"),
-        "pydraughts run failed:\n{out}\n{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+        ]);
+    let out = script_ok(&mut run, "pydraughts run");
     let pdn_text = std::fs::read_to_string(&pdn).expect("the RoundRobin PDN");
     assert_eq!(pdn_text.matches("[Event ").count(), 2, "{pdn_text}");
 

@@ -126,14 +126,7 @@ fn draw_adjudication() {
     let (s, games) = run(
         &engine("ok", "A"),
         &engine("ok", "B"),
-        &[
-            "--nodes",
-            "1",
-            "--games",
-            "1",
-            "--adjudicate-draw-after",
-            "10",
-        ],
+        &words("--nodes 1 --games 1 --adjudicate-draw-after 10"),
     );
     assert_eq!(s.games, 1);
     assert_eq!(
@@ -287,17 +280,7 @@ fn sprt_stops_a_lopsided_match_early() {
     let (s, _) = run(
         &engine("ok", "good"),
         &engine("illegal", "bad"),
-        &[
-            "--nodes",
-            "1",
-            "--games",
-            "200",
-            "--sprt",
-            "elo0=0",
-            "elo1=10",
-            "alpha=0.05",
-            "beta=0.05",
-        ],
+        &words("--nodes 1 --games 200 --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05"),
     );
     let (decision, llr) = s.decision.unwrap();
     assert_eq!(decision, tourney::sprt::Decision::H1);
@@ -342,4 +325,9 @@ fn round_robin_of_three() {
         "{}",
         s.table
     );
+}
+
+/// Arguments written as one string, split at spaces.
+fn words(s: &str) -> Vec<&str> {
+    s.split_whitespace().collect()
 }

@@ -158,29 +158,14 @@ fn verify_pdn_takes_chess_style_results() {
     // The fixed game ends with Black (the side on 1-12) out of moves: 2-0, or 1-0 in chess
     // style.
     assert_eq!(text.matches(" 2-0\n").count(), 2, "{text}");
-    let chess = text
-        .replace("\"2-0\"", "\"1-0\"")
-        .replace(" 2-0\n", " 1-0\n");
-    std::fs::write(&pdn, chess).unwrap();
-    let out = Command::new(BIN)
-        .args(["match", "--verify-pdn", pdn.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = verify_with_result(&pdn, "2-0", "1-0");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!("{}: 2 games, 72 plies, all legal\n", pdn.display())
     );
     assert_eq!(out.status.code(), Some(0));
     // A 0-1 on a game White won is still caught.
-    let wrong = std::fs::read_to_string(&pdn)
-        .unwrap()
-        .replace("\"1-0\"", "\"0-1\"")
-        .replace(" 1-0\n", " 0-1\n");
-    std::fs::write(&pdn, wrong).unwrap();
-    let out = Command::new(BIN)
-        .args(["match", "--verify-pdn", pdn.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = verify_with_result(&pdn, "1-0", "0-1");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
@@ -198,4 +183,18 @@ fn an_engine_path_with_spaces_runs_when_quoted() {
     let (code, table) = run_match(&spec, &engine("ok", "B"), &["--games", "2"]);
     assert_eq!(code, 0, "{table}");
     assert!(table.contains("Terminations: normal 2\n"), "{table}");
+}
+
+/// Rewrites every result `from` of the PDN file (tag and movetext) as `to`, then runs
+/// `--verify-pdn` on it.
+fn verify_with_result(pdn: &Path, from: &str, to: &str) -> std::process::Output {
+    let text = std::fs::read_to_string(pdn).unwrap();
+    let text = text
+        .replace(&format!("\"{from}\""), &format!("\"{to}\""))
+        .replace(&format!(" {from}\n"), &format!(" {to}\n"));
+    std::fs::write(pdn, text).unwrap();
+    Command::new(BIN)
+        .args(["match", "--verify-pdn", pdn.to_str().unwrap()])
+        .output()
+        .unwrap()
 }

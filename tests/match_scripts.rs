@@ -142,22 +142,22 @@ fn signature_script_compares_with_the_last_search_commit() {
         .arg(&engine)
         .status()
         .unwrap();
+    // One commit that writes `content` to `file`.
+    let commit = |file: &str, content: &str, message: &str| {
+        std::fs::write(dir.join(file), content).unwrap();
+        git(&["add", "-A"]);
+        git(&["commit", "-qm", message]);
+    };
     git(&["init", "-q"]);
-    std::fs::write(dir.join("src/search/mod.rs"), "1").unwrap();
-    git(&["add", "-A"]);
-    git(&["commit", "-qm", "search: first\n\nBench: 4242"]);
-    std::fs::write(dir.join("other.txt"), "x").unwrap();
-    git(&["add", "-A"]);
-    git(&["commit", "-qm", "unrelated, no signature"]);
+    commit("src/search/mod.rs", "1", "search: first\n\nBench: 4242");
+    commit("other.txt", "x", "unrelated, no signature");
     let (code, out) = run();
     assert_eq!(code, Some(0), "{out}");
     assert!(
         out.starts_with("signature ok: Bench: 4242 (commit "),
         "{out}"
     );
-    std::fs::write(dir.join("src/search/mod.rs"), "2").unwrap();
-    git(&["add", "-A"]);
-    git(&["commit", "-qm", "search: second\n\nBench: 4243"]);
+    commit("src/search/mod.rs", "2", "search: second\n\nBench: 4243");
     let (code, out) = run();
     assert_eq!(code, Some(1), "{out}");
     assert!(
@@ -165,9 +165,7 @@ fn signature_script_compares_with_the_last_search_commit() {
         "{out}"
     );
     assert!(out.ends_with(" says Bench: 4243\n"), "{out}");
-    std::fs::write(dir.join("src/search/mod.rs"), "3").unwrap();
-    git(&["add", "-A"]);
-    git(&["commit", "-qm", "search: third, unsigned"]);
+    commit("src/search/mod.rs", "3", "search: third, unsigned");
     let (code, out) = run();
     assert_eq!(code, Some(2), "{out}");
     std::fs::remove_dir_all(dir).unwrap();

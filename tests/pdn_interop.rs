@@ -9,25 +9,18 @@
 use std::path::Path;
 use std::process::Command;
 
+use buffgreen_testkit::process::{python3_missing, script_ok};
+
 #[test]
 fn pydraughts_and_py_draughts_read_every_game_move_by_move() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: python3 is not installed, so the PDN readers cannot run");
+    if python3_missing("the PDN readers cannot run") {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pdn-interop");
-    let run = Command::new(root.join("scripts/pdn_interop.sh"))
-        .arg(env!("CARGO_BIN_EXE_buffgreen"))
-        .arg(&out_dir)
-        .output()
-        .expect("run scripts/pdn_interop.sh");
-    let out = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success() && out.lines().last() == Some("OK"),
-        "PDN interop failed:\n{out}\n{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let mut run = Command::new(root.join("scripts/pdn_interop.sh"));
+    run.arg(env!("CARGO_BIN_EXE_buffgreen")).arg(&out_dir);
+    let out = script_ok(&mut run, "PDN interop");
     // Three matches, each checked by both libraries.
     assert_eq!(out.matches("pydraughts: ").count(), 3, "{out}");
     assert_eq!(out.matches("py-draughts: ").count(), 3, "{out}");

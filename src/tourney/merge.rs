@@ -123,16 +123,7 @@ pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), Tour
             }
         }
     }
-    let sprt = if args.sprt.is_empty() {
-        None
-    } else {
-        if names.len() != 2 {
-            return Err(TourneyError::Config(
-                "--sprt needs exactly two engines".to_string(),
-            ));
-        }
-        Some(args.sprt.join(" ").parse()?)
-    };
+    let sprt = super::runner::parse_sprt(&args.sprt, names.len())?;
     let m = Match {
         specs: names
             .iter()

@@ -164,22 +164,11 @@ impl Report {
         let eta = elapsed.mul_f64((self.total - self.done) as f64 / self.done.max(1) as f64);
         let mut line = format!("[{}/{}]", self.done, self.total);
         if m.specs.len() == 2 {
-            let t = &self.tallies[0];
-            let (elo, err) = elo_of(m, t);
-            line += &format!(
-                " {} vs {}: +{} ={} -{} ({:.1}%) Elo {} ±{}",
-                m.specs[0].name,
-                m.specs[1].name,
-                t.wins,
-                t.draws,
-                t.losses,
-                100.0 * t.score(),
-                fmt_elo(elo),
-                fmt_err(err)
-            );
+            line += " ";
+            line += &pair_line(m, (0, 1), &self.tallies[0]);
             if let Some(s) = &m.sprt {
                 let (lo, hi) = s.bounds();
-                line += &format!(" LLR {:.2} [{lo:.2}, {hi:.2}]", s.llr(t));
+                line += &format!(" LLR {:.2} [{lo:.2}, {hi:.2}]", s.llr(&self.tallies[0]));
             }
         }
         line += &format!(" elapsed {} ETA {}", hms(elapsed), hms(eta));
@@ -271,20 +260,9 @@ impl Report {
                 m.specs[0].name, p[0], p[1], p[2], p[3], p[4]
             );
         } else {
-            for (p, &(i, j)) in m.pairings.iter().enumerate() {
-                let t = &self.tallies[p];
-                let (elo, err) = elo_of(m, t);
-                s += &format!(
-                    "{} vs {}: +{} ={} -{} ({:.1}%) Elo {} ±{}\n",
-                    m.specs[i].name,
-                    m.specs[j].name,
-                    t.wins,
-                    t.draws,
-                    t.losses,
-                    100.0 * t.score(),
-                    fmt_elo(elo),
-                    fmt_err(err)
-                );
+            for (p, &pair) in m.pairings.iter().enumerate() {
+                s += &pair_line(m, pair, &self.tallies[p]);
+                s += "\n";
             }
         }
         if let Some(sp) = &m.sprt {
@@ -338,6 +316,22 @@ fn elo_of(m: &Match, t: &Record) -> (f64, f64) {
 fn hms(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// One pairing's result: `a vs b: +W =D -L (score%) Elo E ±err`, from the first engine's side.
+fn pair_line(m: &Match, (i, j): (usize, usize), t: &Record) -> String {
+    let (elo, err) = elo_of(m, t);
+    format!(
+        "{} vs {}: +{} ={} -{} ({:.1}%) Elo {} ±{}",
+        m.specs[i].name,
+        m.specs[j].name,
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        fmt_elo(elo),
+        fmt_err(err)
+    )
 }
 
 #[cfg(test)]

@@ -163,21 +163,12 @@ impl Match {
             }
             OpeningSource::Deck(openings)
         };
-        let sprt = if a.sprt.is_empty() {
-            None
-        } else {
-            if specs.len() != 2 {
-                return Err(TourneyError::Config(
-                    "--sprt needs exactly two engines".to_string(),
-                ));
-            }
-            if a.shard.is_some() {
-                return Err(TourneyError::Config(
-                    "--sprt judges the whole run: give it to --merge, not to a --shard".to_string(),
-                ));
-            }
-            Some(a.sprt.join(" ").parse()?)
-        };
+        let sprt = parse_sprt(&a.sprt, specs.len())?;
+        if sprt.is_some() && a.shard.is_some() {
+            return Err(TourneyError::Config(
+                "--sprt judges the whole run: give it to --merge, not to a --shard".to_string(),
+            ));
+        }
         if a.concurrency == 0 {
             return Err(TourneyError::Config(
                 "--concurrency must be at least 1".to_string(),
@@ -559,6 +550,19 @@ fn same_file(a: &str, b: &str) -> bool {
         (Ok(x), Ok(y)) => x == y,
         _ => Path::new(a) == Path::new(b),
     }
+}
+
+/// The `--sprt` words, if any, as a test between the two engines of a run.
+pub(super) fn parse_sprt(words: &[String], engines: usize) -> Result<Option<Sprt>, TourneyError> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    if engines != 2 {
+        return Err(TourneyError::Config(
+            "--sprt needs exactly two engines".to_string(),
+        ));
+    }
+    Ok(Some(words.join(" ").parse()?))
 }
 
 #[cfg(test)]
