@@ -3,6 +3,7 @@
 //! engine I/O log (`--debug-log`), `--resume`, gauntlet and round-robin tournaments, the
 //! pentanomial error bar and the warning for `--concurrency` above the cores.
 
+use buffgreen_testkit::{assert_contains, assert_starts};
 use std::path::{Path, PathBuf};
 
 use buffgreen::board::{fen, Game, Rules};
@@ -184,10 +185,7 @@ fn draw_by_score_counts_from_the_move_number_and_resets_on_captures() {
     }
     // Seeded games at a node limit: the same every time.
     assert_eq!(drawn, 3);
-    assert!(
-        out.contains("Terminations: adjudication 3, normal 1\n"),
-        "{out}"
-    );
+    assert_contains(&out, "Terminations: adjudication 3, normal 1\n");
 }
 
 #[test]
@@ -418,10 +416,7 @@ fn gauntlet_and_round_robin_tables_per_pair_and_overall() {
         assert_eq!(code, 0, "{err}");
         let games = games_of(&pdn_path);
         assert_eq!(games.len(), 2 * pairs);
-        assert!(
-            out.starts_with(&format!("Games: {0} of {0} in ", 2 * pairs)),
-            "{out}"
-        );
+        assert_starts(&out, &format!("Games: {0} of {0} in ", 2 * pairs));
         let mut per: std::collections::BTreeMap<(String, String), Record> = Default::default();
         for g in &games {
             let (b, w) = (g.tag("Black").unwrap(), g.tag("White").unwrap());

@@ -3,6 +3,7 @@
 //! slow moves lose with the reason in the PDN Termination tag; SPRT stops a lopsided match.
 
 use buffgreen::tourney::{self, pdn, MatchArgs};
+use buffgreen_testkit::{assert_contains, assert_starts};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -113,11 +114,7 @@ fn each_engine_may_have_its_own_limit() {
         games[1].tag("TimeControl"),
         Some("Black 5+0.1, White nodes=7")
     );
-    assert!(
-        s.table.contains("; limit A nodes=7, B 5+0.1; "),
-        "{}",
-        s.table
-    );
+    assert_contains(&s.table, "; limit A nodes=7, B 5+0.1; ");
     assert_eq!(games[0].moves.len(), 36);
 }
 
@@ -239,10 +236,7 @@ fn clocks_are_charged_and_a_slow_engine_flags() {
         (b.as_str(), w.as_str(), r.as_str()),
         ("fast", "slow", "0-2")
     );
-    assert!(
-        term.starts_with("time forfeit: White exceeded its time by "),
-        "{term}"
-    );
+    assert_starts(&term, "time forfeit: White exceeded its time by ");
     let white_moves = games[0].moves.len() / 2;
     assert!((1..=2).contains(&white_moves), "{:?}", games[0].moves);
     assert_eq!(games[0].tag("TimeControl"), Some("1"));
@@ -257,10 +251,7 @@ fn movetime_overrun_and_silence_under_a_clock_lose_on_time() {
     );
     let (_, _, r, term) = tags(&games[0]);
     assert_eq!(r, "2-0");
-    assert!(
-        term.starts_with("time forfeit: Black exceeded its time by "),
-        "{term}"
-    );
+    assert_starts(&term, "time forfeit: Black exceeded its time by ");
     assert_eq!(games[0].tag("TimeControl"), Some("movetime=0.05"));
     let (_, games) = run(
         &engine("ok", "fast"),
@@ -269,10 +260,7 @@ fn movetime_overrun_and_silence_under_a_clock_lose_on_time() {
     );
     let (_, _, r, term) = tags(&games[0]);
     assert_eq!(r, "0-2");
-    assert!(
-        term.starts_with("time forfeit: White exceeded its time by "),
-        "{term}"
-    );
+    assert_starts(&term, "time forfeit: White exceeded its time by ");
 }
 
 #[test]

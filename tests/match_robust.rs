@@ -1,6 +1,7 @@
 //! `buffgreen match` never loses or fakes results (issue 23, item 1): each repro of the issue
 //! as an assertion, against the fake engine (tests/data/engines/fake.sh) run as a subprocess.
 
+use buffgreen_testkit::assert_contains;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -161,10 +162,7 @@ fn an_engine_that_cannot_be_restarted_forfeits_and_the_match_finishes() {
     let table = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{table}");
     assert!(table.starts_with("Games: 4 of 4 in "), "{table}");
-    assert!(
-        table.contains("Faults of gone: crash 1, start failure 3\n"),
-        "{table}"
-    );
+    assert_contains(&table, "Faults of gone: crash 1, start failure 3\n");
     let games = games_in(&path);
     let terms: Vec<_> = games
         .iter()

@@ -1,6 +1,7 @@
 //! The shell scripts in scripts/: perft.sh against the shipped table, suite.sh on the tactical
 //! suite and on hand-made lines, signature.sh against a throwaway git history.
 
+use buffgreen_testkit::{assert_contains, assert_starts};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -44,9 +45,9 @@ fn perft_script_checks_the_table() {
     let o = script("perft.sh", &[table.to_str().unwrap()], BIN);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(
-        out.contains("\nFAIL  default     depth 1             2  got 1  B:W18:B14\n"),
-        "{out}"
+    assert_contains(
+        &out,
+        "\nFAIL  default     depth 1             2  got 1  B:W18:B14\n",
     );
     assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
     std::fs::remove_dir_all(dir).unwrap();
@@ -64,11 +65,7 @@ fn suite_script_runs_every_position() {
             || lines[0].starts_with("FAIL bg.shot.01     default  played ")
     );
     assert!(lines[0].ends_with(" bm 29-25"), "{}", lines[0]);
-    assert!(
-        lines[19].contains(" en.avoid.04    english  played "),
-        "{}",
-        lines[19]
-    );
+    assert_contains(lines[19], " en.avoid.04    english  played ");
     let solved = lines.iter().filter(|l| l.starts_with("ok ")).count();
     assert_eq!(lines[20], format!("Solved: {solved}/20 (nodes 50)"));
     assert_eq!(o.status.code(), Some(if solved == 20 { 0 } else { 1 }));
@@ -153,17 +150,11 @@ fn signature_script_compares_with_the_last_search_commit() {
     commit("other.txt", "x", "unrelated, no signature");
     let (code, out) = run();
     assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.starts_with("signature ok: Bench: 4242 (commit "),
-        "{out}"
-    );
+    assert_starts(&out, "signature ok: Bench: 4242 (commit ");
     commit("src/search/mod.rs", "2", "search: second\n\nBench: 4243");
     let (code, out) = run();
     assert_eq!(code, Some(1), "{out}");
-    assert!(
-        out.starts_with("signature CHANGED: bench gives 4242, commit "),
-        "{out}"
-    );
+    assert_starts(&out, "signature CHANGED: bench gives 4242, commit ");
     assert!(out.ends_with(" says Bench: 4243\n"), "{out}");
     commit("src/search/mod.rs", "3", "search: third, unsigned");
     let (code, out) = run();

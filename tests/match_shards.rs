@@ -1,6 +1,7 @@
 //! `--shard K/N` and `--merge`: a run split into shards and merged gives the same games and
 //! the same table (and SPRT) as the unsplit run, with the real engine at a node limit.
 
+use buffgreen_testkit::assert_starts;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -66,10 +67,7 @@ fn split_and_merge(dir: &Path, names: &[&str], n: usize, sprt: &[&str]) -> Vec<P
         ));
         assert_eq!(code, 0, "{err}");
         let count = games(&[&path]).len();
-        assert!(
-            out.starts_with(&format!("Games: {count} of {count} in ")),
-            "{out}"
-        );
+        assert_starts(&out, &format!("Games: {count} of {count} in "));
         played += count;
         shards.push(path);
     }

@@ -6,6 +6,7 @@
 //!
 //! Skipped, with a message, only when `python3` is missing. A failing install (no PyPI) fails.
 
+use buffgreen_testkit::assert_contains;
 use std::path::Path;
 use std::process::Command;
 
@@ -24,12 +25,6 @@ fn pydraughts_and_py_draughts_read_every_game_move_by_move() {
     // Three matches, each checked by both libraries.
     assert_eq!(out.matches("pydraughts: ").count(), 3, "{out}");
     assert_eq!(out.matches("py-draughts: ").count(), 3, "{out}");
-    assert!(
-        out.contains("pydraughts: 12 games read move by move"),
-        "{out}"
-    );
-    assert!(
-        out.contains("py-draughts: 2 games read move by move"),
-        "{out}"
-    );
+    assert_contains(&out, "pydraughts: 12 games read move by move");
+    assert_contains(&out, "py-draughts: 2 games read move by move");
 }

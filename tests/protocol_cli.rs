@@ -1,5 +1,6 @@
 //! The command line: `perft`, `bench`, `match`, `--help`, `--version`.
 
+use buffgreen_testkit::assert_ends;
 use buffgreen_testkit::protocol as protocol_support;
 
 use std::process::{Command, Output};
@@ -56,11 +57,7 @@ fn perft_rule_switches_and_fen() {
     // English rules: the published count.
     let args = "perft 5 --backward-capture false --long-kings false";
     let o = run(&args.split(' ').collect::<Vec<_>>());
-    assert!(
-        stdout(&o).ends_with("\n\nNodes searched: 7361\n"),
-        "{}",
-        stdout(&o)
-    );
+    assert_ends(&stdout(&o), "\n\nNodes searched: 7361\n");
 }
 
 #[test]

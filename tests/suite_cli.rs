@@ -7,6 +7,7 @@
 //!   the engine's `9x18x25`; 4: it ran from the repository root, so a path relative to the
 //!   caller was not found; 5: its exit status was 1 whatever the number of failures.
 
+use buffgreen_testkit::{assert_contains, assert_ends, assert_starts};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -49,11 +50,7 @@ fn rule_flags_apply_to_every_line() {
     let o = suite("rules-default", BACKWARD, &["--nodes", "100"]);
     assert_eq!(o.status.code(), Some(101));
     assert_eq!(stdout(&o), "");
-    assert!(
-        stderr(&o).starts_with("error: s.txt:1: bm 15-18: "),
-        "{}",
-        stderr(&o)
-    );
+    assert_starts(&stderr(&o), "error: s.txt:1: bm 15-18: ");
     for flags in [
         &["--english"][..],
         &["--backward-capture", "false", "--long-kings", "false"],
@@ -62,14 +59,8 @@ fn rule_flags_apply_to_every_line() {
         args.extend(flags);
         let o = suite("rules-english", BACKWARD, &args);
         let out = stdout(&o);
-        assert!(
-            out.starts_with("ok   back           english  played 15-1"),
-            "{out}"
-        );
-        assert!(
-            out.ends_with(" bm 15-18 15-19\nSolved: 1/1 (nodes 100)\n"),
-            "{out}"
-        );
+        assert_starts(&out, "ok   back           english  played 15-1");
+        assert_ends(&out, " bm 15-18 15-19\nSolved: 1/1 (nodes 100)\n");
         assert_eq!(o.status.code(), Some(0));
     }
     // A line's own rules field wins over the flags.
@@ -95,10 +86,7 @@ fn a_bad_fen_is_an_error_with_file_and_line() {
     // Nothing is searched when a line is bad.
     assert_eq!(stdout(&o), "");
     let err = stderr(&o);
-    assert!(
-        err.starts_with("error: s.txt:4: bad FEN 'B:W33:B1': "),
-        "{err}"
-    );
+    assert_starts(&err, "error: s.txt:4: bad FEN 'B:W33:B1': ");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
@@ -136,11 +124,7 @@ fn paths_are_relative_to_the_caller() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(101));
-    assert!(
-        stderr(&o).starts_with("error: missing.txt: "),
-        "{}",
-        stderr(&o)
-    );
+    assert_starts(&stderr(&o), "error: missing.txt: ");
 }
 
 #[test]
@@ -203,17 +187,9 @@ fn the_tactical_suite_runs_every_line_under_its_rules() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 21, "{out}");
-    assert!(
-        lines[0].contains(" bg.shot.01     default  played "),
-        "{}",
-        lines[0]
-    );
+    assert_contains(lines[0], " bg.shot.01     default  played ");
     assert!(lines[0].ends_with(" bm 29-25"), "{}", lines[0]);
-    assert!(
-        lines[19].contains(" en.avoid.04    english  played "),
-        "{}",
-        lines[19]
-    );
+    assert_contains(lines[19], " en.avoid.04    english  played ");
     let unsolved = lines.iter().filter(|l| l.starts_with("FAIL ")).count();
     assert_eq!(
         lines[20],

@@ -12,3 +12,27 @@ pub mod fuzz;
 pub mod process;
 pub mod protocol;
 pub mod reference;
+
+/// `text` starts with `prefix`; the failure shows the whole text.
+#[track_caller]
+pub fn assert_starts(text: &str, prefix: &str) {
+    assert!(
+        text.starts_with(prefix),
+        "want a start of {prefix:?} in:\n{text}"
+    );
+}
+
+/// `text` ends with `suffix`; the failure shows the whole text.
+#[track_caller]
+pub fn assert_ends(text: &str, suffix: &str) {
+    assert!(
+        text.ends_with(suffix),
+        "want an end of {suffix:?} in:\n{text}"
+    );
+}
+
+/// `text` contains `part`; the failure shows the whole text.
+#[track_caller]
+pub fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "want {part:?} in:\n{text}");
+}
