@@ -31,7 +31,9 @@ pub use options::{
 
 use crate::board::fen::{self, FenError};
 use crate::board::notation::{self, NotationError};
-use crate::board::{Game, PlayError, Position, Rules};
+use crate::board::{Game, GameResult, PlayError, Position, Rules};
+use crate::book::{self, Book, BookError};
+use crate::search::choice::{Candidate, Chooser};
 use crate::search::tables::Tables;
 use crate::search::{Control, Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
 use crate::tablebase::{Tablebase, TbError};
@@ -70,6 +72,9 @@ pub enum EngineError {
     /// `TablebasePath` names no usable tables for the current rules.
     #[error("TablebasePath: {0}")]
     Tablebase(#[from] TbError),
+    /// `BookFile` names no usable book for the current rules.
+    #[error("BookFile: {0}")]
+    Book(#[from] BookError),
     /// The operating system would not start the search thread.
     #[error("cannot start the search thread: {0}")]
     Thread(std::io::Error),
@@ -181,6 +186,8 @@ pub struct Engine {
     /// remembers which slice failures it has reported).
     tables: Option<Arc<Tables>>,
     game: Game,
+    /// The book of `BookFile`, when one is set (checked for the rules when it was set).
+    book_file: Option<Arc<Book>>,
     searcher: Option<Searcher>,
     running: Option<Running>,
 }
@@ -205,6 +212,7 @@ impl Engine {
             tablebase: None,
             tables: None,
             game,
+            book_file: None,
             running: None,
         }
     }
@@ -228,6 +236,17 @@ impl Engine {
     pub fn is_searching(&mut self) -> bool {
         self.reap();
         self.running.is_some()
+    }
+
+    /// The book `OwnBook` plays under the game's rules: the `BookFile` book when it is for
+    /// these rules, otherwise the built-in book of the rules (if there is one). Switching the
+    /// rules switches the book.
+    pub fn book(&self) -> Option<Arc<Book>> {
+        let rules = self.game.rules();
+        self.book_file
+            .clone()
+            .filter(|b| b.is_for(rules))
+            .or_else(|| book::builtin(rules))
     }
 
     /// The endgame tables the search uses, if any.
@@ -260,6 +279,14 @@ impl Engine {
         let mut rules = *self.game.rules();
         options::store(&mut settings, &mut rules, &spec, value);
         let mut notices = Vec::new();
+        // Read before anything changes: a refused book leaves every setting as it was.
+        let book_file = if settings.book_file == self.settings.book_file {
+            self.book_file.clone()
+        } else if settings.book_file.is_empty() {
+            None
+        } else {
+            Some(Arc::new(Book::open(&settings.book_file, &rules)?))
+        };
         // Opened before anything changes: a refused path leaves every setting as it was.
         let path_changed = settings.tablebase_path != self.settings.tablebase_path;
         let tablebase = if path_changed {
@@ -284,6 +311,7 @@ impl Engine {
                 .map(Arc::new);
         }
         self.tablebase = tablebase;
+        self.book_file = book_file;
         if rules != *self.game.rules() {
             notices.extend(self.replay_under(rules));
         }
@@ -361,6 +389,17 @@ impl Engine {
         if let Some(note) = note {
             events(SearchEvent::Message(note));
         }
+        if let Some((event, outcome)) = self.book_move(&limits) {
+            let control: Arc<Control> = Arc::default();
+            let answered: Arc<AtomicBool> = Arc::default();
+            let a = Arc::clone(&answered);
+            return self.spawn(control, answered, false, false, true, move || {
+                events(event);
+                a.store(true, Ordering::SeqCst);
+                answer(outcome);
+                None
+            });
+        }
         let mut searcher = self.take_searcher();
         searcher.set_tables(self.tables.clone());
         let bounded = answer::bounded(&limits, self.game.position().side_to_move());
@@ -379,6 +418,61 @@ impl Engine {
         self.spawn(control, answered, infinite, ponder, bounded, move || {
             Some(job.run())
         })
+    }
+
+    /// The book move to answer a `go` under (completed) `limits` with, as the event that
+    /// reports it and the outcome: only with `OwnBook` on, for a plain search the engine
+    /// would end by itself (a `movetime`, `nodes` or clock limit; not `infinite`, `ponder`,
+    /// `depth`/`mate` alone or `searchmoves`, which ask for analysis), one `MultiPV` line, at
+    /// full strength (a `UCI_LimitStrength` engine plays its level from the first move) and
+    /// not as the plain baseline. The expected reply is the reply the book rates best.
+    fn book_move(&self, limits: &Limits) -> Option<(SearchEvent, SearchOutcome)> {
+        let (config, pos, rules) = (
+            &self.settings.config,
+            self.game.position(),
+            self.game.rules(),
+        );
+        let analysis = limits.infinite
+            || limits.ponder
+            || !limits.searchmoves.is_empty()
+            || !answer::bounded(limits, pos.side_to_move())
+            || config.multipv > 1;
+        if !self.settings.own_book
+            || analysis
+            || config.limit_strength
+            || config.plain_uct
+            || self.game.result() != GameResult::Ongoing
+        {
+            return None;
+        }
+        let book = self.book()?;
+        let candidates = |p: &Position| -> Vec<Candidate> {
+            book.probe(p, rules)
+                .into_iter()
+                .map(|m| Candidate {
+                    mv: m.mv,
+                    score: m.score.into(),
+                })
+                .collect()
+        };
+        let moves = candidates(pos);
+        let pick = Chooser::of(config).from_book(&moves, pos)?;
+        let mut next = *pos;
+        next.play_unchecked(pick.mv);
+        let ponder = candidates(&next).first().map(|c| c.mv);
+        let event = SearchEvent::Book {
+            mv: pick.mv,
+            score: pick.score,
+            choices: Chooser::book_choices(&moves),
+        };
+        Some((
+            event,
+            SearchOutcome {
+                best: Some(pick.mv),
+                ponder,
+                nodes: 0,
+            },
+        ))
     }
 
     /// The limits a `go` with `request` searches under: its `searchmoves` resolved in the

@@ -4,12 +4,13 @@
 //! generation, FEN, notation, game state); [`search`] the UCT search; [`engine`] the facade the
 //! protocol drives; [`protocol`] command parsing and output; [`hub`] the Hub protocol
 //! (pydraughts, lidraughts-bot); [`tourney`] the match runner; [`tablebase`] endgame tables
-//! (build, probe, verify); [`tools`] perft and bench; [`cli`] the command-line flags the
+//! (build, probe, verify); [`book`] the opening book (build, probe); [`tools`] perft and bench; [`cli`] the command-line flags the
 //! subcommands share.
 
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod hub;

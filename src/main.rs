@@ -1,5 +1,5 @@
 //! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench`, `match`,
-//! `suite` and `tb`.
+//! `suite`, `tb` and `book`.
 
 use std::io::BufReader;
 use std::process::ExitCode;
@@ -36,6 +36,8 @@ enum Cmd {
     Hub,
     /// Endgame tablebases: build, probe, verify.
     Tb(buffgreen::tablebase::cli::TbArgs),
+    /// Opening book: build (drop-out expansion), probe.
+    Book(buffgreen::book::cli::BookArgs),
     /// Search test positions (`FEN ; bm <moves> ; id <name>`) and count the solved ones; exit
     /// status: the unsolved count (at most 100), 101 on a bad file.
     Suite(buffgreen::tools::suite::SuiteArgs),
@@ -100,6 +102,10 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Tb(a)) => {
             let code = buffgreen::tablebase::cli::run(&a);
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
+        Some(Cmd::Book(a)) => {
+            let code = buffgreen::book::cli::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some(Cmd::Suite(a)) => {

@@ -26,6 +26,10 @@ pub struct Settings {
     /// The `TablebasePieces` option: positions of at most this many pieces are probed
     /// (0: none; above what the tables hold: all they hold).
     pub tablebase_pieces: u32,
+    /// The `OwnBook` option: play book moves (see [`crate::book`]).
+    pub own_book: bool,
+    /// The `BookFile` option: the book file to play (empty: the built-in book of the rules).
+    pub book_file: String,
 }
 
 impl Default for Settings {
@@ -36,6 +40,8 @@ impl Default for Settings {
             tablebase_path: String::new(),
             tablebase_pieces: MAX_PIECES,
             notation: Notation::Numeric,
+            own_book: OWN_BOOK,
+            book_file: String::new(),
         }
     }
 }
@@ -63,6 +69,10 @@ pub enum OptionId {
     TablebasePath,
     /// The most pieces of a position the search probes.
     TablebasePieces,
+    /// Play book moves.
+    OwnBook,
+    /// The book file (an engine resource, like `TablebasePath`).
+    BookFile,
 }
 
 /// One row of the option table.
@@ -120,11 +130,16 @@ pub enum OptionError {
     },
 }
 
+/// The default of `OwnBook`: on, as checkers engines play (KingsRow plays its book unless told
+/// not to): a user who starts a game expects book openings, and the book only answers a plain
+/// timed or `nodes` search (never analysis, see docs/protocol.md).
+pub const OWN_BOOK: bool = true;
+
 /// The name of the button that empties the search tree.
 pub const CLEAR_HASH: &str = "Clear Hash";
 
 /// The option table, in the order `uci` announces it: the rules, the search's table, the
-/// endgame tables, `Ponder`, `Notation`, `Clear Hash`.
+/// endgame tables, the book, `Ponder`, `Notation`, `Clear Hash`.
 pub fn table() -> Vec<OptionSpec> {
     let rules = Rules::default();
     let spec = |id, name, kind| OptionSpec { id, name, kind };
@@ -179,6 +194,16 @@ pub fn table() -> Vec<OptionSpec> {
             min: 0,
             max: MAX_PIECES.into(),
         },
+    ));
+    table.push(spec(
+        OptionId::OwnBook,
+        "OwnBook",
+        OptionKind::Check { default: OWN_BOOK },
+    ));
+    table.push(spec(
+        OptionId::BookFile,
+        "BookFile",
+        OptionKind::String { default: "" },
     ));
     table.push(spec(
         OptionId::Ponder,
@@ -280,6 +305,8 @@ pub fn store(settings: &mut Settings, rules: &mut Rules, spec: &OptionSpec, valu
         (OptionId::TablebasePieces, OptionValue::Spin(n)) => {
             settings.tablebase_pieces = u32::try_from(n).unwrap_or(0)
         }
+        (OptionId::OwnBook, OptionValue::Check(b)) => settings.own_book = b,
+        (OptionId::BookFile, OptionValue::Text(t)) => settings.book_file = t,
         (OptionId::Search, value) => {
             settings.config.set(spec.name, value);
         }
@@ -339,6 +366,8 @@ mod tests {
             ("notation", "ALGEBRAIC"),
             ("TablebasePieces", "4"),
             ("tablebasepath", "tb/bg5"),
+            ("ownbook", "false"),
+            ("BookFile", "my.book"),
         ] {
             set(&mut s, &mut r, name, value).unwrap();
         }
@@ -361,6 +390,7 @@ mod tests {
         assert!((c.exploration - 1.41).abs() < 1e-12);
         assert!(c.plain_uct && s.ponder);
         assert_eq!(s.notation, Notation::Algebraic);
+        assert_eq!((s.own_book, s.book_file.as_str()), (false, "my.book"));
     }
 
     #[test]

@@ -214,6 +214,10 @@ pub fn event_line(event: &SearchEvent, notation: Notation) -> String {
     match event {
         SearchEvent::Info(info) => info_line(info, notation),
         SearchEvent::Message(text) => format!("info string {text}"),
+        SearchEvent::Book { mv, score, choices } => format!(
+            "info string book {} score cp {score} choices {choices}",
+            notation.write(mv)
+        ),
         SearchEvent::Decided(outcome) => bestmove_line(outcome, notation),
     }
 }

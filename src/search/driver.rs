@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Game;
+use crate::search::choice::Chooser;
 use crate::search::padded::CachePadded;
 use crate::search::params::Behaviour;
 use crate::search::state::{SearchState, StepResult};
@@ -111,26 +112,17 @@ pub(super) struct Answer {
 impl Answer {
     /// The answer for `game`'s position, found at node `index` of a tree kept from an
     /// earlier search, before any iteration of this one (no lines: nothing was searched): the
-    /// best of `playable` (empty: of all moves); `None` when that node has no children to
-    /// choose from.
+    /// move `chooser` picks among `playable` (empty: all moves), as at the end of a search;
+    /// `None` when that node has no children to choose from.
     pub(super) fn at(
         tree: &Tree,
         index: u32,
         game: &Game,
         playable: &[Move],
-        solver: bool,
-        rank: report::Rank,
+        chooser: &Chooser,
     ) -> Option<Answer> {
         let allowed = report::allowed(tree, index, playable);
-        let outcome = report::outcome(
-            tree,
-            index,
-            game.position(),
-            game.rules(),
-            solver,
-            &allowed,
-            rank,
-        );
+        let outcome = chooser.from_tree(tree, index, game.position(), game.rules(), &allowed);
         outcome.best.is_some().then_some(Answer {
             infos: Vec::new(),
             outcome: SearchOutcome {

@@ -18,7 +18,8 @@
 //! [`playout`], [`eval`] (static evaluation of cut playouts) with [`knowledge`] (its
 //! patterns) and [`losing`] (the evaluation of losing checkers), [`tables`] (endgame table
 //! probes in the tree, at the cut and at the root), [`solver`], [`time`] (time manager),
-//! [`report`] (pv, scores), [`skill`] (a limited strength), [`node`] and [`tree`] (the node arena) and [`plain`] (the
+//! [`report`] (pv, scores), [`skill`] (a limited strength), [`choice`] (the one place the
+//! move to play is chosen: book, search answer, strength limit), [`node`] and [`tree`] (the node arena) and [`plain`] (the
 //! plain-UCT baseline opponent).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +27,7 @@ use std::time::Duration;
 
 use crate::types::Move;
 
+pub mod choice;
 mod driver;
 pub mod eval;
 pub mod knowledge;
@@ -150,6 +152,15 @@ pub enum SearchEvent {
     Info(SearchInfo),
     /// A free-text note (becomes `info string ...`).
     Message(String),
+    /// The move is played from the opening book, without a search (`info string book ...`).
+    Book {
+        /// The book move.
+        mv: Move,
+        /// Its book score, centi-men from the mover's view.
+        score: i32,
+        /// How many book moves it was drawn from (those within the book margin).
+        choices: usize,
+    },
     /// The search's answer, given before [`Searcher::search`] returns: `stop` came while the
     /// search was compacting its tree, which cannot be interrupted, so the answer (read off
     /// the root's children, which compaction leaves as they are) goes out first. Nothing is

@@ -6,13 +6,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::{Game, GameResult, Position, Rules};
+use crate::search::choice::Chooser;
 use crate::search::driver::{self, Answer, Compaction};
 use crate::search::node::PackedMove;
 use crate::search::params::Behaviour;
 use crate::search::state::SearchState;
 use crate::search::tables::Tables;
 use crate::search::tree::{Tree, TreeStats};
-use crate::search::{report, time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
+use crate::search::{time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
 use crate::tablebase::Value;
 use crate::types::Move;
 
@@ -159,8 +160,8 @@ impl Searcher {
                 )));
             }
             Some(index) => {
-                let rank = report::rank_for(self.config.multipv);
-                let answer = Answer::at(&self.tree, index, game, playable, behaviour.solver, rank);
+                let chooser = Chooser::of(&self.config);
+                let answer = Answer::at(&self.tree, index, game, playable, &chooser);
                 let limit = self.tree.capacity() / 2;
                 let (kept, given) =
                     self.compaction
@@ -305,6 +306,7 @@ mod tests {
     use std::sync::atomic::Ordering;
 
     use super::*;
+    use crate::search::report;
     use crate::search::solver::Proof;
     use crate::search::Score;
 
@@ -358,6 +360,37 @@ mod tests {
         let said = messages(&mut s, &game, &Limits::nodes(100));
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(said[0].starts_with("reused "), "{said:?}");
+    }
+
+    #[test]
+    fn a_stop_during_re_rooting_answers_with_the_strength_limits_pick() {
+        use crate::search::skill;
+        let mut differed = 0;
+        for seed in 0..8 {
+            let mut game = Game::new(Position::startpos(), 0, Rules::default());
+            let mut s = searched_then_played(&mut game, 20_000).expect("a line");
+            // The kept tree, now under a strength limit (same `Hash`: the tree stays).
+            let limited = SearchConfig {
+                limit_strength: true,
+                elo: skill::MIN_ELO as u32,
+                seed,
+                ..SearchConfig::default()
+            };
+            s.configure(&limited);
+            let index = s.last.as_ref().and_then(|k| k.find(&game, &s.tree));
+            let index = index.expect("the line is in the tree");
+            let (pos, rules) = (game.position(), game.rules());
+            let pick = Chooser::of(&limited).from_tree(&s.tree, index, pos, rules, &[]);
+            let usual = Chooser::of(&SearchConfig::default());
+            let usual = usual.from_tree(&s.tree, index, pos, rules, &[]);
+            let out = stopped_at_once(&mut s, &game);
+            assert_eq!(out.best, pick.best, "seed {seed}");
+            if pick.best != usual.best {
+                differed += 1;
+            }
+        }
+        // Else the test could not fail.
+        assert!(differed > 0, "the limit never picked another move");
     }
 
     #[test]

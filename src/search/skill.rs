@@ -20,13 +20,11 @@
 //! and `go nodes` give the same move every time. The full-strength engine (the option off) and
 //! the plain baseline (`PlainUct`) never come here.
 
-use rand::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rand::RngCore;
 
 use crate::board::Position;
 use crate::search::tree::Tree;
-use crate::search::{report, Score, SearchConfig};
-use crate::types::Color;
+use crate::search::{choice, report, Score, SearchConfig};
 
 /// Smallest `UCI_Elo`.
 pub const MIN_ELO: i64 = 800;
@@ -95,17 +93,19 @@ impl Skill {
         (MAX_WEAKNESS * (1.0 - self.level / MAX_LEVEL)).round() as i64
     }
 
-    /// The root child to play among the `allowed` ones (empty: all), with random numbers drawn
-    /// from `seed` and the root position `pos`; `None` when the root has no child.
+    /// The child of node `index` (whose position is `pos`) to play among the `allowed` ones
+    /// (empty: all), with random numbers drawn from `seed` and `pos` (see [`choice::rng`]);
+    /// `None` when the node has no child. Called by [`choice::Chooser`] only.
     pub fn choose(
         &self,
         tree: &Tree,
+        index: u32,
         solver: bool,
         allowed: &[bool],
         pos: &Position,
         seed: u64,
     ) -> Option<u32> {
-        let ranked = report::ranked_root(tree, solver, allowed);
+        let ranked = report::ranked(tree, index, solver, allowed, report::Rank::Visits);
         let first = *ranked.first()?;
         let score = |c: u32| report::score(tree.node(c), solver);
         let weakness = self.weakness();
@@ -131,7 +131,7 @@ impl Skill {
             return Some(first);
         };
         let delta = (top - last).min(MAN);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(seed, pos));
+        let mut rng = choice::rng(seed, pos);
         let mut best = (first, i64::MIN);
         for &(c, s) in &candidates {
             let r = (rng.next_u64() % weakness as u64) as i64;
@@ -142,21 +142,6 @@ impl Skill {
         }
         Some(best.0)
     }
-}
-
-/// A seed from the `Seed` option and the position, so that every position draws its own
-/// numbers and the same position with the same seed the same ones.
-fn mix(seed: u64, pos: &Position) -> u64 {
-    let words = [
-        pos.men(Color::Black).bits(),
-        pos.men(Color::White).bits(),
-        pos.kings(Color::Black).bits(),
-        pos.kings(Color::White).bits(),
-        pos.side_to_move() as u64,
-    ];
-    words.iter().fold(seed, |h, &w| {
-        (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29)
-    })
 }
 
 #[cfg(test)]

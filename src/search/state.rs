@@ -13,8 +13,8 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{Game, Position, Rules};
+use crate::search::choice::Chooser;
 use crate::search::padded::CachePadded;
-use crate::search::skill::Skill;
 use crate::search::tables::Tables;
 use crate::search::tree::Tree;
 use crate::search::uct::{Params, Worker};
@@ -31,8 +31,8 @@ pub(super) struct SearchState {
     clock: u32,
     multipv: usize,
     seed: u64,
-    /// The strength limit, if any: how the move is chosen.
-    skill: Option<Skill>,
+    /// How the move is chosen (with the strength limit, if any).
+    chooser: Chooser,
     /// Root children that may be played (by index in the block); empty: all.
     allowed: Vec<bool>,
     /// The endgame tables, when the search uses them.
@@ -104,7 +104,7 @@ impl SearchState {
             clock: game.clock(),
             multipv: config.multipv.max(1),
             seed: config.seed,
-            skill: Skill::of(config),
+            chooser: Chooser::of(config),
             allowed: Vec::new(),
             tables,
             root_tbhits: 0,
@@ -340,25 +340,11 @@ impl SearchState {
 
     /// The best move and the expected reply.
     pub(super) fn outcome(&self, tree: &Tree) -> SearchOutcome {
-        let solver = self.params.solver;
-        if let Some(skill) = &self.skill {
-            let pick = skill.choose(tree, solver, &self.allowed, &self.pos, self.seed);
-            return SearchOutcome {
-                nodes: self.iterations(),
-                ..report::play(tree, pick, &self.pos, &self.rules, solver)
-            };
-        }
         SearchOutcome {
             nodes: self.iterations(),
-            ..report::outcome(
-                tree,
-                0,
-                &self.pos,
-                &self.rules,
-                solver,
-                &self.allowed,
-                self.rank(),
-            )
+            ..self
+                .chooser
+                .from_tree(tree, 0, &self.pos, &self.rules, &self.allowed)
         }
     }
 }

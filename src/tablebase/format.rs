@@ -124,7 +124,7 @@ impl Header {
 
 /// A 64-bit checksum, eight bytes a step (a multiply-rotate hash: fast and sensitive to
 /// every bit and to order; not cryptographic).
-fn checksum(header: &[u8], data: &[u8]) -> u64 {
+pub(crate) fn checksum(header: &[u8], data: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut h: u64 = 0x2545_F491_4F6C_DD1D;
     for part in [header, data] {

@@ -1,0 +1,219 @@
+//! The opening book through the protocol: `OwnBook`, `BookFile` and its refusals, the
+//! `info string book` line, and when a `go` plays from the book and when it searches.
+
+use std::path::PathBuf;
+
+use buffgreen::board::{notation, Position, Rules};
+use buffgreen::book::format::{encode, Entry};
+use buffgreen::book::{child_key, key, BookRules};
+use buffgreen_testkit::protocol::Engine;
+
+/// A scratch directory of this test.
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bg-book-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// A book for `rules` with these moves of the start position and their scores.
+fn book_bytes(rules: &Rules, moves: &[(&str, i16)]) -> Vec<u8> {
+    let pos = Position::startpos();
+    let entries: Vec<Entry> = moves
+        .iter()
+        .map(|&(text, score)| {
+            let mv = notation::parse_move(&pos, rules, text).expect("legal");
+            Entry {
+                key: key(&pos),
+                child: child_key(&pos, mv),
+                score,
+            }
+        })
+        .collect();
+    encode(BookRules::of(rules), &entries)
+}
+
+/// The test book: two moves within the margin and one far below.
+const MOVES: [(&str, i16); 3] = [("11-15", 12), ("9-13", 5), ("10-14", -30)];
+
+fn write_book(name: &str) -> String {
+    let path = dir(name).join("test.book");
+    std::fs::write(&path, book_bytes(&Rules::default(), &MOVES)).expect("write");
+    path.display().to_string()
+}
+
+/// The lines of `go` up to `bestmove`.
+fn go(e: &mut Engine, line: &str) -> Vec<String> {
+    e.send(line);
+    e.until_bestmove()
+}
+
+#[test]
+fn a_book_move_is_announced_and_played_without_a_search() {
+    let book = write_book("announce");
+    let mut e = Engine::start();
+    assert_eq!(
+        e.ask(&format!("setoption name BookFile value {book}")),
+        Vec::<String>::new()
+    );
+    e.send("position startpos");
+    assert_eq!(
+        go(&mut e, "go nodes 1000"),
+        vec![
+            "info string book 11-15 score cp 12 choices 2".to_string(),
+            "bestmove 11-15".to_string()
+        ]
+    );
+    // Another seed may draw the other move within the margin, never the one far below.
+    let mut seen = Vec::new();
+    for seed in 0..40 {
+        e.send(&format!("setoption name Seed value {seed}"));
+        let first = go(&mut e, "go movetime 50");
+        // A fixed seed repeats the move.
+        assert_eq!(go(&mut e, "go movetime 50"), first, "seed {seed}");
+        assert_eq!(first.len(), 2, "{first:?}");
+        if !seen.contains(&first[1]) {
+            seen.push(first[1].clone());
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, vec!["bestmove 11-15", "bestmove 9-13"]);
+}
+
+#[test]
+fn own_book_off_and_analysis_search() {
+    let book = write_book("off");
+    let mut e = Engine::start();
+    e.send(&format!("setoption name BookFile value {book}"));
+    e.send("position startpos");
+    let searched = |lines: &[String]| {
+        lines.iter().any(|l| l.starts_with("info depth"))
+            && !lines.iter().any(|l| l.starts_with("info string book"))
+    };
+    for line in ["go nodes 300 searchmoves 9-13 11-15", "go depth 1"] {
+        let got = go(&mut e, line);
+        assert!(searched(&got), "{line}: {got:?}");
+    }
+    e.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    e.send("stop");
+    let got = e.until_bestmove();
+    assert!(searched(&got), "infinite: {got:?}");
+    e.send("setoption name MultiPV value 2");
+    let got = go(&mut e, "go nodes 300");
+    assert!(searched(&got), "MultiPV: {got:?}");
+    e.send("setoption name MultiPV value 1");
+    e.send("setoption name UCI_LimitStrength value true");
+    let got = go(&mut e, "go nodes 300");
+    assert!(searched(&got), "limited: {got:?}");
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("setoption name OwnBook value false");
+    let got = go(&mut e, "go nodes 300");
+    assert!(searched(&got), "OwnBook false: {got:?}");
+    e.send("setoption name OwnBook value true");
+    let got = go(&mut e, "go nodes 300");
+    assert_eq!(got[0], "info string book 11-15 score cp 12 choices 2");
+}
+
+#[test]
+fn a_bad_book_file_is_refused_and_the_previous_book_kept() {
+    let book = write_book("refused");
+    let d = dir("refused");
+    let missing = d.join("missing.book").display().to_string();
+    let foreign = d.join("foreign.book");
+    std::fs::write(&foreign, b"not a book at all").expect("write");
+    let english = d.join("english.book");
+    std::fs::write(&english, book_bytes(&Rules::ENGLISH, &MOVES[..1])).expect("write");
+    let good = std::fs::read(&book).expect("read");
+    let truncated = d.join("truncated.book");
+    std::fs::write(&truncated, &good[..good.len() - 3]).expect("write");
+    let corrupt = d.join("corrupt.book");
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 0x40;
+    std::fs::write(&corrupt, &bad).expect("write");
+    let (foreign, english, truncated, corrupt) = (
+        foreign.display().to_string(),
+        english.display().to_string(),
+        truncated.display().to_string(),
+        corrupt.display().to_string(),
+    );
+
+    let mut e = Engine::start();
+    e.send(&format!("setoption name BookFile value {book}"));
+    let cases = [
+        (
+            missing.clone(),
+            format!(
+                "info string error: BookFile: {missing}: No such file or directory (os error 2)"
+            ),
+        ),
+        (
+            foreign.clone(),
+            format!("info string error: BookFile: {foreign}: not a buffgreen book file"),
+        ),
+        (
+            english.clone(),
+            format!(
+                "info string error: BookFile: {english}: built for BackwardCapture=false \
+                 LongKings=false, not BackwardCapture=true LongKings=true"
+            ),
+        ),
+        (
+            truncated.clone(),
+            format!(
+                "info string error: BookFile: {truncated}: truncated or padded: 71 bytes, \
+                 expected 74"
+            ),
+        ),
+        (
+            corrupt.clone(),
+            format!("info string error: BookFile: {corrupt}: checksum mismatch (corrupt file)"),
+        ),
+    ];
+    for (path, want) in cases {
+        assert_eq!(
+            e.ask(&format!("setoption name BookFile value {path}")),
+            vec![want]
+        );
+        e.send("position startpos");
+        assert_eq!(
+            go(&mut e, "go nodes 1000"),
+            vec![
+                "info string book 11-15 score cp 12 choices 2".to_string(),
+                "bestmove 11-15".to_string()
+            ],
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn switching_the_rules_switches_the_book() {
+    let d = dir("rules");
+    let english = d.join("english.book");
+    std::fs::write(&english, book_bytes(&Rules::ENGLISH, &[("9-14", 7)])).expect("write");
+    let mut e = Engine::start();
+    e.send("setoption name BackwardCapture value false");
+    e.send("setoption name LongKings value false");
+    assert_eq!(
+        e.ask(&format!(
+            "setoption name BookFile value {}",
+            english.display()
+        )),
+        Vec::<String>::new()
+    );
+    e.send("position startpos");
+    assert_eq!(
+        go(&mut e, "go nodes 1000"),
+        vec![
+            "info string book 9-14 score cp 7 choices 1".to_string(),
+            "bestmove 9-14".to_string()
+        ]
+    );
+    // Under Buff and Green rules the English file does not apply: the built-in book does
+    // (or a search, where it has no move).
+    e.send("setoption name BackwardCapture value true");
+    e.send("setoption name LongKings value true");
+    let got = go(&mut e, "go nodes 1000");
+    assert!(!got.iter().any(|l| l.contains("book 9-14")), "{got:?}");
+}
