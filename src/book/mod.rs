@@ -164,3 +164,81 @@ pub fn builtin(rules: &Rules) -> Option<Arc<Book>> {
         .find(|b| b.rules() == wanted)
         .cloned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start_moves(rules: &Rules) -> Vec<(String, i16)> {
+        let book = builtin(rules).expect("a built-in book");
+        book.probe(&Position::startpos(), rules)
+            .iter()
+            .map(|m| (m.mv.to_string(), m.score))
+            .collect()
+    }
+
+    fn owned(v: &[(&str, i16)]) -> Vec<(String, i16)> {
+        v.iter().map(|&(m, s)| (m.to_string(), s)).collect()
+    }
+
+    #[test]
+    fn the_built_in_books_have_the_start_moves_of_their_files() {
+        let bg = [
+            ("9-13", -13),
+            ("10-15", -18),
+            ("11-16", -19),
+            ("12-16", -19),
+            ("11-15", -28),
+            ("10-14", -28),
+            ("9-14", -34),
+        ];
+        assert_eq!(start_moves(&Rules::BUFF_AND_GREEN), owned(&bg));
+        let en = [
+            ("11-15", 2),
+            ("9-14", -4),
+            ("11-16", -8),
+            ("9-13", -13),
+            ("12-16", -21),
+            ("10-15", -26),
+            ("10-14", -36),
+        ];
+        assert_eq!(start_moves(&Rules::ENGLISH), owned(&en));
+        let sizes = |r: &Rules| builtin(r).map(|b| (b.len(), b.rules()));
+        assert_eq!(
+            sizes(&Rules::BUFF_AND_GREEN),
+            Some((842, BookRules::of(&Rules::BUFF_AND_GREEN)))
+        );
+        assert_eq!(
+            sizes(&Rules::ENGLISH),
+            Some((1122, BookRules::of(&Rules::ENGLISH)))
+        );
+        // No book for the mixed rule settings or losing checkers.
+        for rules in [Rules::ALL[1], Rules::ALL[2]] {
+            assert!(builtin(&rules).is_none());
+        }
+        let losing = Rules {
+            losing: true,
+            ..Rules::default()
+        };
+        assert!(builtin(&losing).is_none());
+        // The draw rule does not matter.
+        let no_draw = Rules {
+            draw_half_moves: 0,
+            ..Rules::default()
+        };
+        assert_eq!(start_moves(&no_draw), owned(&bg));
+    }
+
+    #[test]
+    fn every_deck_opening_is_in_its_book() {
+        use crate::tourney::openings::default_deck;
+        for rules in [Rules::BUFF_AND_GREEN, Rules::ENGLISH] {
+            let book = builtin(&rules).expect("a built-in book");
+            let deck = default_deck(&rules);
+            assert_eq!(deck.len(), 174);
+            for o in &deck {
+                assert!(!book.probe(o.game.position(), &rules).is_empty(), "{}", o.label);
+            }
+        }
+    }
+}
