@@ -41,6 +41,21 @@ fn write_book(name: &str) -> String {
     path.display().to_string()
 }
 
+/// An engine with `OwnBook` on (whatever its default).
+fn start() -> Engine {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value true");
+    e
+}
+
+/// What a `go` answers with book move `mv` of score `cp` drawn from `choices` moves.
+fn booked(mv: &str, cp: i32, choices: usize) -> Vec<String> {
+    vec![
+        format!("info string book {mv} score cp {cp} choices {choices}"),
+        format!("bestmove {mv}"),
+    ]
+}
+
 /// The lines of `go` up to `bestmove`.
 fn go(e: &mut Engine, line: &str) -> Vec<String> {
     e.send(line);
@@ -50,19 +65,13 @@ fn go(e: &mut Engine, line: &str) -> Vec<String> {
 #[test]
 fn a_book_move_is_announced_and_played_without_a_search() {
     let book = write_book("announce");
-    let mut e = Engine::start();
+    let mut e = start();
     assert_eq!(
         e.ask(&format!("setoption name BookFile value {book}")),
         Vec::<String>::new()
     );
     e.send("position startpos");
-    assert_eq!(
-        go(&mut e, "go nodes 1000"),
-        vec![
-            "info string book 11-15 score cp 12 choices 2".to_string(),
-            "bestmove 11-15".to_string()
-        ]
-    );
+    assert_eq!(go(&mut e, "go nodes 1000"), booked("11-15", 12, 2));
     // Another seed may draw the other move within the margin, never the one far below.
     let mut seen = Vec::new();
     for seed in 0..40 {
@@ -82,7 +91,7 @@ fn a_book_move_is_announced_and_played_without_a_search() {
 #[test]
 fn own_book_off_and_analysis_search() {
     let book = write_book("off");
-    let mut e = Engine::start();
+    let mut e = start();
     e.send(&format!("setoption name BookFile value {book}"));
     e.send("position startpos");
     let searched = |lines: &[String]| {
@@ -138,7 +147,7 @@ fn a_bad_book_file_is_refused_and_the_previous_book_kept() {
         corrupt.display().to_string(),
     );
 
-    let mut e = Engine::start();
+    let mut e = start();
     e.send(&format!("setoption name BookFile value {book}"));
     let cases = [
         (
@@ -178,10 +187,7 @@ fn a_bad_book_file_is_refused_and_the_previous_book_kept() {
         e.send("position startpos");
         assert_eq!(
             go(&mut e, "go nodes 1000"),
-            vec![
-                "info string book 11-15 score cp 12 choices 2".to_string(),
-                "bestmove 11-15".to_string()
-            ],
+            booked("11-15", 12, 2),
             "{path}"
         );
     }
@@ -192,7 +198,7 @@ fn switching_the_rules_switches_the_book() {
     let d = dir("rules");
     let english = d.join("english.book");
     std::fs::write(&english, book_bytes(&Rules::ENGLISH, &[("9-14", 7)])).expect("write");
-    let mut e = Engine::start();
+    let mut e = start();
     e.send("setoption name BackwardCapture value false");
     e.send("setoption name LongKings value false");
     assert_eq!(
@@ -203,13 +209,7 @@ fn switching_the_rules_switches_the_book() {
         Vec::<String>::new()
     );
     e.send("position startpos");
-    assert_eq!(
-        go(&mut e, "go nodes 1000"),
-        vec![
-            "info string book 9-14 score cp 7 choices 1".to_string(),
-            "bestmove 9-14".to_string()
-        ]
-    );
+    assert_eq!(go(&mut e, "go nodes 1000"), booked("9-14", 7, 1));
     // Under Buff and Green rules the English file does not apply: the built-in book does
     // (or a search, where it has no move).
     e.send("setoption name BackwardCapture value true");

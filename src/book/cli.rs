@@ -1,5 +1,6 @@
 //! `buffgreen book build | probe`: the command line of the opening book.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -152,8 +153,12 @@ fn run_probe(a: &ProbeArgs) -> i32 {
             }
         },
     };
+    // A closed pipe (`| head`) ends the listing quietly.
+    let mut out = std::io::stdout().lock();
     for m in book.probe(&pos, &rules) {
-        println!("{} {}", Notation::Numeric.write(&m.mv), m.score);
+        if writeln!(out, "{} {}", Notation::Numeric.write(&m.mv), m.score).is_err() {
+            break;
+        }
     }
     0
 }

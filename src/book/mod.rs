@@ -237,7 +237,11 @@ mod tests {
             let deck = default_deck(&rules);
             assert_eq!(deck.len(), 174);
             for o in &deck {
-                assert!(!book.probe(o.game.position(), &rules).is_empty(), "{}", o.label);
+                assert!(
+                    !book.probe(o.game.position(), &rules).is_empty(),
+                    "{}",
+                    o.label
+                );
             }
         }
     }

@@ -11,6 +11,7 @@ use crate::hub::session::Variant;
 use crate::hub::Choice;
 use crate::protocol::output::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::search::{Score, SearchInfo, SearchOutcome};
+use crate::types::Move;
 
 /// Most characters of an error message (it may repeat a huge input line).
 const MAX_ERROR_CHARS: usize = 2000;
@@ -122,6 +123,16 @@ pub fn info_line(info: &SearchInfo) -> String {
         s.push_str(&pair("pv", &pv.join(" ")));
     }
     s
+}
+
+/// The `info` line of a book move: no search (depth, nodes and time 0), the book's score and
+/// the move as the line (Hub has no free-text info).
+pub fn book_line(mv: Move, score: i32) -> String {
+    format!(
+        "info depth=0 mean-depth=0 score={} nodes=0 time=0.000 nps=0.000 {}",
+        score_men(Score::Cp(score)),
+        pair("pv", &write_move(mv))
+    )
 }
 
 /// `done move=.. [ponder=..]`, or a bare `done` when there is no legal move.

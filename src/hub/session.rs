@@ -12,7 +12,7 @@ use crate::board::{fen, generate_moves, Game, GameResult, MoveList, Position};
 use crate::engine::{Engine, EngineError, GoRequest, StartPosition};
 use crate::hub::command::{self, Command, CommandError, GoMode, Level};
 use crate::hub::notation::{parse_move, parse_pos, Encoding, MoveError, PosError};
-use crate::hub::output::{done_line, error_line, hub_lines, info_line};
+use crate::hub::output::{book_line, done_line, error_line, hub_lines, info_line};
 use crate::hub::Choice;
 use crate::protocol::{Flow, Output};
 use crate::search::{Limits, SearchEvent};
@@ -276,6 +276,7 @@ impl Session {
                 // Hub has one line of search information; a note is no Hub reply, except
                 // the search's own error report.
                 SearchEvent::Info(info) if info.multipv == 1 => events.line(&info_line(&info)),
+                SearchEvent::Book { mv, score, .. } => events.line(&book_line(mv, score)),
                 SearchEvent::Message(text) => {
                     if let Some(e) = text.strip_prefix("error: ") {
                         events.line(&error_line(&e));
