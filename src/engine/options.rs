@@ -132,8 +132,8 @@ pub enum OptionError {
 
 /// The default of `OwnBook`: off. Checkers engines play their book by default (KingsRow
 /// does), and that is what a user expects of a strong book; the books built so far measured
-/// weaker than searching at 10,000 iterations a move (docs/results.md, 2026-11-26 "Opening
-/// book"), so the engine searches unless told to play its book. Turn it on here once a book
+/// no stronger than searching at 10,000 iterations a move (docs/results.md, 2026-11-26
+/// "opening book"), so the engine searches unless told to play its book. Turn it on here once a book
 /// measures stronger.
 pub const OWN_BOOK: bool = false;
 
