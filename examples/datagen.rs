@@ -7,7 +7,10 @@
 //! written with the game's result.
 //!
 //! `cargo run --release --example datagen -- GAMES NODES THREADS OUT [RANDOM_PLIES] [SEED]
-//! [english]`
+//! [english] [losing]`
+//!
+//! `losing`: losing checkers (`Losing`: the side with no legal move wins), for fitting the
+//! losing evaluation.
 //!
 //! Output: one line a position, `FEN<TAB>clock<TAB>result`, the result from Black's view
 //! (`1`, `0.5`, `0`).
@@ -45,9 +48,15 @@ fn main() {
     let out: String = arg(&args, 4, "datagen.tsv".to_string());
     let random_plies: usize = arg(&args, 5, 2);
     let seed: u64 = arg(&args, 6, 1);
-    let (rules, deck) = match args.get(7).map(String::as_str) {
-        Some("english") => (Rules::ENGLISH, ENGLISH_OPENINGS),
-        _ => (Rules::default(), BUFFGREEN_OPENINGS),
+    let words = args.get(7..).unwrap_or_default();
+    let (rules, deck) = if words.iter().any(|w| w == "english") {
+        (Rules::ENGLISH, ENGLISH_OPENINGS)
+    } else {
+        (Rules::default(), BUFFGREEN_OPENINGS)
+    };
+    let rules = Rules {
+        losing: words.iter().any(|w| w == "losing"),
+        ..rules
     };
     let openings: Vec<_> = match openings::load(deck, &rules) {
         Ok(list) => list.iter().map(|o| *o.game.position()).collect(),

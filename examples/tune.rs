@@ -8,7 +8,12 @@
 //! move must capture are left out: the evaluation only ever scores quiet positions. The last
 //! tenth of the file is held out to check the fit on games it has not seen.
 //!
-//! `cargo run --release --example tune -- FILE [EPOCHS] [L2] [english] [base]`
+//! `cargo run --release --example tune -- FILE [EPOCHS] [L2] [english] [losing] [base]`
+//!
+//! `losing`: positions of losing checkers (`examples/datagen.rs ... losing`), fitted from the
+//! material vector of `losing_start` (no drawish divisor: material says nothing of draws
+//! there). The engine does not read a fitted losing vector: the one fitted drew almost every
+//! game (docs/results.md, 2026-11-26).
 //!
 //! `base` fits only the square, mobility and tempo parameters and leaves the patterns of
 //! [`buffgreen::search::knowledge`] as they are: what the same data gives without them.
@@ -61,10 +66,14 @@ fn load(path: &str, rules: &Rules) -> Vec<Sample> {
             buffgreen::types::Color::White => 1.0 - black,
         };
         eval::features(&pos, &mut f);
-        let div = [
-            eval::drawish_divisor(&pos, rules, me, 1) as f64,
-            eval::drawish_divisor(&pos, rules, me, -1) as f64,
-        ];
+        let div = if rules.losing {
+            [1.0, 1.0]
+        } else {
+            [
+                eval::drawish_divisor(&pos, rules, me, 1) as f64,
+                eval::drawish_divisor(&pos, rules, me, -1) as f64,
+            ]
+        };
         out.push(Sample {
             features: f.iter().map(|&(i, v)| (i as u16, v as f32)).collect(),
             div,
@@ -106,12 +115,30 @@ fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
+/// Where a losing fit starts: material only, as `src/search/losing.rs` counts it (a man 100,
+/// a king 60, a burden; with short kings an asset until the ending, roughly: 150 and 90 in
+/// the middle game); the rest 0.
+fn losing_start(short_kings: bool) -> Weights {
+    let (man, king) = if short_kings {
+        ((150, -100), (90, -60))
+    } else {
+        ((-100, -100), (-60, -60))
+    };
+    let mut w = [0; PARAMS];
+    w[weights::MAN_MG..weights::MAN_EG].fill(man.0);
+    w[weights::MAN_EG..weights::KING_MG].fill(man.1);
+    w[weights::KING_MG..weights::KING_EG].fill(king.0);
+    w[weights::KING_EG..weights::MAN_MOBILITY].fill(king.1);
+    w
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).cloned().unwrap_or_else(|| "datagen.tsv".into());
     let epochs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let l2: f64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1e-7);
     let english = args.iter().skip(4).any(|a| a == "english");
+    let losing = args.iter().skip(4).any(|a| a == "losing");
     let fitted = if args.iter().skip(4).any(|a| a == "base") {
         weights::RUNAWAY
     } else {
@@ -121,6 +148,12 @@ fn main() {
         (Rules::ENGLISH, weights::SHORT)
     } else {
         (Rules::default(), weights::LONG)
+    };
+    let (rules, start) = if losing {
+        let rules = Rules { losing, ..rules };
+        (rules, losing_start(!rules.long_kings))
+    } else {
+        (rules, start)
     };
     let all = load(&path, &rules);
     let cut = all.len() * 9 / 10;
@@ -184,7 +217,12 @@ fn main() {
         loss(test, &rounded, k)
     );
     // The fitted vector as Rust source for `src/search/weights.rs`.
-    let name = if english { "SHORT" } else { "LONG" };
+    let name = match (english, losing) {
+        (true, true) => "LOSING_SHORT",
+        (false, true) => "LOSING_LONG",
+        (true, false) => "SHORT",
+        (false, false) => "LONG",
+    };
     println!("#[rustfmt::skip]");
     println!("pub const {name}: Weights = [");
     let show = |label: &str, from: usize, len: usize| {
