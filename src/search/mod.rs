@@ -38,6 +38,7 @@ pub mod plain;
 pub mod playout;
 pub mod report;
 pub mod searcher;
+pub mod shallow;
 pub mod skill;
 pub mod solver;
 mod state;
