@@ -38,7 +38,6 @@ pub mod plain;
 pub mod playout;
 pub mod report;
 pub mod searcher;
-pub mod shallow;
 pub mod skill;
 pub mod solver;
 mod state;

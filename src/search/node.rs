@@ -143,9 +143,6 @@ pub struct Node {
     /// node: the static evaluation of a leaf, the best child's value (for the player to move)
     /// of an expanded node, the exact result of a proven one.
     minimax: AtomicU16,
-    /// The static evaluation at expansion in `SCALE` units, for the player who moved into the
-    /// node (the first `minimax`, kept for progressive bias).
-    prior: AtomicU16,
 }
 
 impl Node {
@@ -161,7 +158,6 @@ impl Node {
         self.proof.store(0, Relaxed);
         self.flags.store(0, Relaxed);
         self.minimax.store(DRAW as u16, Relaxed);
-        self.prior.store(DRAW as u16, Relaxed);
     }
 
     /// Copies every field of `other`, with the children pointer replaced.
@@ -171,7 +167,6 @@ impl Node {
         self.value.store(other.value_sum(), Relaxed);
         self.proof.store(other.proof.load(Relaxed), Relaxed);
         self.minimax.store(other.minimax(), Relaxed);
-        self.prior.store(other.prior(), Relaxed);
         self.set_children(first_child, children);
     }
 
@@ -316,19 +311,6 @@ impl Node {
     /// value wins, and the next backup through the node recomputes it anyway).
     #[inline]
     pub fn set_minimax(&self, value: u16) {
-        self.minimax.store(value, Relaxed);
-    }
-
-    /// The static evaluation at expansion (`SCALE` units; a draw until set).
-    #[inline]
-    pub fn prior(&self) -> u16 {
-        self.prior.load(Relaxed)
-    }
-
-    /// Sets the evaluation at expansion and the minimax value it starts.
-    #[inline]
-    pub fn set_prior(&self, value: u16) {
-        self.prior.store(value, Relaxed);
         self.minimax.store(value, Relaxed);
     }
 

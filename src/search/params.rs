@@ -215,12 +215,6 @@ search_params! {
     /// Weight `a` of the implicit minimax value of the static evaluation in selection:
     /// `q = (1 - a) * mean + a * minimax` (0: the mean alone).
     minimax_weight: f64 = 0.3, "MinimaxWeight", range(0, 100), scale 100;
-    /// Plies of the alpha-beta search (with capture quiescence) that values a leaf instead of
-    /// a cut playout (0: the cut playout).
-    leaf_depth: u32 = 0, "LeafDepth", range(0, 3);
-    /// Progressive bias `b`: selection adds `b * (prior - 1/2) / (n + 1)` to a child's
-    /// score, `prior` its evaluation at expansion as a win probability (0: none).
-    progressive_bias: f64 = 0.0, "ProgressiveBias", range(0, 1000), scale 100;
     /// Play weaker on purpose, at the strength `UCI_Elo` asks for (see [`skill`]).
     limit_strength: bool = false, "UCI_LimitStrength";
     /// The strength asked for when `UCI_LimitStrength` is on (the scale of [`skill`]).
@@ -296,8 +290,6 @@ mod tests {
             ("PlainUct", OptionValue::Check(true)),
             ("EvalCut", OptionValue::Spin(5)),
             ("MinimaxWeight", OptionValue::Spin(35)),
-            ("LeafDepth", OptionValue::Spin(2)),
-            ("ProgressiveBias", OptionValue::Spin(50)),
             ("UCI_LimitStrength", OptionValue::Check(true)),
             ("UCI_Elo", OptionValue::Spin(1234)),
         ] {
@@ -309,7 +301,7 @@ mod tests {
         );
         assert!((c.exploration - 1.41).abs() < 1e-12);
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
-        assert!(c.plain_uct && c.eval_cut == 5 && c.leaf_depth == 2);
+        assert!(c.plain_uct && c.eval_cut == 5);
         assert!(c.limit_strength && c.elo == 1234);
         assert!(!c.set("Hash", OptionValue::Check(true)));
         assert!(!c.set("Nope", OptionValue::Spin(1)));
@@ -328,6 +320,6 @@ mod tests {
             })
         );
         assert_eq!(kind("PlainUct"), Some(OptionKind::Check { default: false }));
-        assert_eq!(options.len(), 13);
+        assert_eq!(options.len(), 11);
     }
 }

@@ -29,7 +29,5 @@ pub fn params() -> Params {
         unfinished: SCALE / 100,
         eval_cut: 0,
         minimax: 0.0,
-        leaf_depth: 0,
-        bias: 0.0,
     }
 }

@@ -8,7 +8,6 @@ use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Ru
 use crate::search::eval::{self, CAPTURE_LOOKAHEAD};
 use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
 use crate::search::playout::{Playout, PlayoutEnd};
-use crate::search::shallow;
 use crate::search::solver::Proof;
 use crate::search::tables::{self, Tables};
 use crate::search::tree::Tree;
@@ -44,12 +43,6 @@ pub struct Params {
     /// Weight of the implicit minimax value in selection (0: the mean alone, and no minimax
     /// backups are made).
     pub minimax: f64,
-    /// Value a leaf by an alpha-beta search of this many plies instead of a cut playout
-    /// (0: the playout).
-    pub leaf_depth: u32,
-    /// Progressive bias `b`: a child's selection score gains `b * (prior - 1/2) / (n + 1)`,
-    /// `prior` its evaluation at expansion (0: none).
-    pub bias: f64,
 }
 
 impl Params {
@@ -74,8 +67,6 @@ impl Params {
             unfinished: DRAW,
             eval_cut: config.eval_cut,
             minimax: config.minimax_weight,
-            leaf_depth: config.leaf_depth,
-            bias: config.progressive_bias,
         }
     }
 
@@ -117,9 +108,6 @@ pub enum Outcome {
 /// node and iteration.
 const LOCKED_PLIES: usize = 3;
 
-/// The deepest leaf search a worker keeps move lists for (the `LeafDepth` range).
-const MAX_LEAF_DEPTH: u32 = 3;
-
 /// One search thread's working state.
 #[derive(Debug)]
 pub struct Worker {
@@ -129,8 +117,6 @@ pub struct Worker {
     list: MoveList,
     /// Move lists for [`eval::quiescent`], one per capture ply.
     quiet: Vec<MoveList>,
-    /// Move lists for [`shallow::search`], one per ply.
-    shallow: Vec<MoveList>,
     path: Vec<u32>,
     /// Other threads share the tree: count visits on the way down (virtual loss) and add
     /// with atomic read-modify-writes.
@@ -147,9 +133,6 @@ impl Worker {
             playout: Playout::new(),
             list: MoveList::new(),
             quiet: (0..CAPTURE_LOOKAHEAD).map(|_| MoveList::new()).collect(),
-            shallow: (0..shallow::lists_for(MAX_LEAF_DEPTH))
-                .map(|_| MoveList::new())
-                .collect(),
             path: Vec::with_capacity(256),
             shared: false,
             tbhits: 0,
@@ -279,12 +262,7 @@ impl Worker {
             // blunders (a lone king walking into a capture): the leaf is scored by the
             // evaluation once pending captures are played out, and real tactics are left to
             // the tree and the solver.
-            let (end, _) = if params.leaf_depth > 0 && !eval::dead_draw(&pos, rules) {
-                // The hybrid: a shallow alpha-beta value through the playout's logistic.
-                let depth = params.leaf_depth.min(MAX_LEAF_DEPTH);
-                let score = shallow::value(&pos, rules, depth, &mut self.shallow);
-                (PlayoutEnd::Scored(eval::to_value(score)), 0)
-            } else if params.eval_cut > 0 && eval::dead_draw(&pos, rules) {
+            let (end, _) = if params.eval_cut > 0 && eval::dead_draw(&pos, rules) {
                 self.playout
                     .run_cut(pos, clock, rules, &mut self.rng, 0, tables)
             } else if params.eval_cut > 0 {
@@ -457,7 +435,7 @@ fn expand_with(
                 // The evaluation is for the side to move there; the child's values are for
                 // the player who moved into it.
                 let score = eval::quiescent(&after, rules, lists);
-                child.set_prior((SCALE - eval::to_value(score)) as u16);
+                child.set_minimax((SCALE - eval::to_value(score)) as u16);
             }
             at += 1;
         }
@@ -503,12 +481,6 @@ impl UcbTables {
             Some(&x) => x,
             None => 1.0 / (v as f64).sqrt(),
         }
-    }
-
-    /// `1 / v` (v > 0).
-    #[inline]
-    fn inv(&self, v: u32) -> f64 {
-        self.inv_scaled(v) * SCALE as f64
     }
 
     #[inline]
@@ -575,28 +547,22 @@ pub fn select(tree: &Tree, index: u32, params: &Params, allowed: &[bool], in_fli
                 _ => {}
             }
         }
-        let bias = if params.bias > 0.0 {
-            params.bias * (child.prior() as f64 / SCALE as f64 - 0.5) * tables.inv(visits + 1)
-        } else {
-            0.0
-        };
-        let score = bias
-            + if visits == 0 {
-                if eval_first {
-                    first_play + child.minimax() as f64 / SCALE as f64
-                } else {
-                    first_play
-                }
+        let score = if visits == 0 {
+            if eval_first {
+                first_play + child.minimax() as f64 / SCALE as f64
             } else {
-                let mean = child.value_sum() as f64 * tables.inv_scaled(visits);
-                let q = if params.minimax > 0.0 {
-                    let minimax = child.minimax() as f64 / SCALE as f64;
-                    (1.0 - params.minimax) * mean + params.minimax * minimax
-                } else {
-                    mean
-                };
-                q + c_log * tables.inv_sqrt(visits)
+                first_play
+            }
+        } else {
+            let mean = child.value_sum() as f64 * tables.inv_scaled(visits);
+            let q = if params.minimax > 0.0 {
+                let minimax = child.minimax() as f64 / SCALE as f64;
+                (1.0 - params.minimax) * mean + params.minimax * minimax
+            } else {
+                mean
             };
+            q + c_log * tables.inv_sqrt(visits)
+        };
         if score > best_score {
             best_score = score;
             best = c;
