@@ -39,15 +39,27 @@ fn scoring_engine(dir: &Path, name: &str, cp: i32) -> String {
     format!("cmd={} name={name}", path.display())
 }
 
-/// A match of two [`scoring_engine`]s (name, score) with the words of `extra`.
-fn scored_match(dir: &Path, engines: [(&str, i32); 2], extra: &str) -> (i32, String, String) {
+/// A quiet match at 20 nodes of `games` games between two [`scoring_engine`]s (name,
+/// score) under the adjudication words of `rule`, written to `dir/file`: its table and games.
+fn scored_games(
+    dir: &Path,
+    file: &str,
+    engines: [(&str, i32); 2],
+    games: usize,
+    rule: &str,
+) -> (String, Vec<PdnGame>) {
+    let pdn_path = dir.join(file);
     let mut args = vec!["match".to_string()];
     for (name, cp) in engines {
         args.push("--engine".into());
         args.push(scoring_engine(dir, name, cp));
     }
+    let extra = format!("--nodes 20 --games {games} --quiet {rule}");
     args.extend(extra.split_whitespace().map(str::to_string));
-    run(&args)
+    args.extend(["--pdn".to_string(), pdn_path.display().to_string()]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    (out, games_of(&pdn_path))
 }
 
 fn games_of(path: &Path) -> Vec<PdnGame> {
@@ -78,17 +90,13 @@ fn first_mover(g: &PdnGame) -> String {
 #[test]
 fn resign_by_score_one_and_two_sided() {
     let dir = temp("resign");
-    let pdn_path = dir.join("one.pdn");
-    let (code, out, err) = scored_match(
+    let (out, games) = scored_games(
         &dir,
+        "one.pdn",
         [("neg1", -500), ("neg2", -500)],
-        &format!(
-            "--nodes 20 --games 4 --quiet --resign movecount=3 score=400 --pdn {}",
-            pdn_path.display()
-        ),
+        4,
+        "--resign movecount=3 score=400",
     );
-    assert_eq!(code, 0, "{out}{err}");
-    let games = games_of(&pdn_path);
     assert_eq!(games.len(), 4);
     for g in &games {
         // Both sides see -500: the first to move resigns after its third move (5 plies).
@@ -104,17 +112,14 @@ fn resign_by_score_one_and_two_sided() {
     assert!(out.contains("Terminations: adjudication 4\n"), "{out}");
 
     // Two-sided: the winner must agree for as many moves of its own.
-    let pdn_path = dir.join("two.pdn");
-    let (code, out, err) = scored_match(
+    let (_, games) = scored_games(
         &dir,
+        "two.pdn",
         [("pos", 500), ("neg", -500)],
-        &format!(
-            "--nodes 20 --games 2 --quiet --resign movecount=3 score=400 twosided=true --pdn {}",
-            pdn_path.display()
-        ),
+        2,
+        "--resign movecount=3 score=400 twosided=true",
     );
-    assert_eq!(code, 0, "{out}{err}");
-    for g in games_of(&pdn_path) {
+    for g in games {
         let neg_colour = if g.tag("Black") == Some("neg") {
             "Black"
         } else {
@@ -141,18 +146,15 @@ fn resign_by_score_one_and_two_sided() {
 #[test]
 fn draw_by_score_counts_from_the_move_number_and_resets_on_captures() {
     let dir = temp("draw");
-    let pdn_path = dir.join("d.pdn");
-    let (code, out, err) = scored_match(
+    let (out, games) = scored_games(
         &dir,
+        "d.pdn",
         [("z1", 0), ("z2", 0)],
-        &format!(
-            "--nodes 20 --games 4 --quiet --draw movenumber=15 movecount=3 score=10 --pdn {}",
-            pdn_path.display()
-        ),
+        4,
+        "--draw movenumber=15 movecount=3 score=10",
     );
-    assert_eq!(code, 0, "{out}{err}");
     let mut drawn = 0;
-    for g in games_of(&pdn_path) {
+    for g in games {
         // Where the rule says the game ends: the first engine ply at which at least 15 full
         // moves were played and the last 6 engine plies restarted no clock.
         let game = g.replay(1).unwrap();

@@ -1,5 +1,7 @@
 //! `buffgreen match` never loses or fakes results (issue 23, item 1): each repro of the issue
 //! as an assertion, against the fake engine (tests/data/engines/fake.sh) run as a subprocess.
+//! The two repros about memory (a line without end, a huge schedule) are in
+//! tests/match_memory.rs, which measures the runner's peak memory.
 
 use buffgreen_testkit::assert_contains;
 use std::path::{Path, PathBuf};
@@ -212,26 +214,16 @@ fn processes_a_wrapper_starts_end_with_the_match() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A self-match of the real engine: 6 games of one opening at 30 nodes (`options` for both).
-fn self_match(options: &str) -> (i32, String, String) {
-    let dir = temp(&format!("seed{}", options.len()));
-    let deck = dir.join("one.tsv");
-    std::fs::write(&deck, "10-14 22-18 11-16\n").unwrap();
+/// A quiet self-match of the real engine at 30 nodes, drawn after 40 plies, with `options`
+/// for both engines and the arguments `extra`: exit code, stdout, stderr.
+fn self_match(options: &str, extra: &[&str]) -> (i32, String, String) {
     let out = Command::new(BIN)
         .args(["match", "--engine", &format!("cmd={BIN} name=a {options}")])
         .args(["--engine", &format!("cmd={BIN} name=b {options}")])
-        .args([
-            "--nodes",
-            "30",
-            "--games",
-            "6",
-            "--adjudicate-draw-after",
-            "40",
-        ])
-        .args(["--quiet", "--openings", deck.to_str().unwrap()])
+        .args(["--nodes", "30", "--adjudicate-draw-after", "40", "--quiet"])
+        .args(extra)
         .output()
         .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -239,10 +231,23 @@ fn self_match(options: &str) -> (i32, String, String) {
     )
 }
 
+/// [`self_match`] of 6 games of one opening.
+fn one_opening(options: &str) -> (i32, String, String) {
+    let dir = temp(&format!("seed{}", options.len()));
+    let deck = dir.join("one.tsv");
+    std::fs::write(&deck, "10-14 22-18 11-16\n").unwrap();
+    let r = self_match(
+        options,
+        &["--games", "6", "--openings", deck.to_str().unwrap()],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    r
+}
+
 #[test]
 fn repeated_games_are_flagged_and_seeds_vary_per_game() {
     // A fixed Seed for both: every game is the first one again, and the runner says so.
-    let (code, out, err) = self_match("option.Seed=1");
+    let (code, out, err) = one_opening("option.Seed=1");
     assert_eq!(code, 0, "{err}");
     let want: String = (2..=6)
         .map(|g| {
@@ -254,50 +259,128 @@ fn repeated_games_are_flagged_and_seeds_vary_per_game() {
     assert_eq!(err, want);
     assert!(out.contains("\nRepeated games: 5 (a game played move for move before counts again)\n"));
     // No Seed given: each game gets seeds of its own, and the six games differ.
-    let (code, out, err) = self_match("");
+    let (code, out, err) = one_opening("");
     assert_eq!(code, 0, "{err}");
     assert_eq!(err, "");
     assert!(!out.contains("Repeated games"), "{out}");
 }
 
+/// The rounds of a PDN's games, in file order.
+fn rounds(games: &[pdn::PdnGame]) -> Vec<usize> {
+    games
+        .iter()
+        .map(|g| g.tag("Round").unwrap().parse().unwrap())
+        .collect()
+}
+
 #[test]
-fn ctrl_c_prints_the_table_of_the_finished_games() {
+fn ctrl_c_prints_the_table_and_resume_completes_the_schedule() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
     let dir = temp("sigint");
     let path = dir.join("games.pdn");
-    let child = command(
-        ["ok", "ok"],
-        &[
-            "--games",
-            "1000",
-            "--quiet",
-            "--pdn",
-            path.to_str().unwrap(),
-        ],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let gate = dir.join("gate");
+    let log = dir.join("io.log");
+    // A plays two games freely and then thinks until the gate file exists: the match cannot
+    // finish a third game before Ctrl-C, so exactly two games are done.
+    let run_of = |extra: &[&str]| {
+        let mut c = Command::new(BIN);
+        c.args(["match", "--engine"])
+            .arg(format!("cmd='{FAKE} gate={} 2' name=A", gate.display()))
+            .args(["--engine", &format!("cmd='{FAKE} ok' name=B")])
+            .args(["--nodes", "1", "--random-plies", "0", "--games", "8"])
+            .args(["--concurrency", "1", "--quiet", "--pdn"])
+            .arg(&path)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        c
+    };
+    let child = run_of(&[]).spawn().unwrap();
     // Wait (without a time limit on the result) until two games are in the PDN.
     while std::fs::read_to_string(&path).map_or(0, |t| t.matches("[Event ").count()) < 2 {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let out = child.wait_with_output().unwrap();
     let table = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(130), "{table}");
-    let done = games_in(&path).len();
-    assert!(done < 1000);
-    assert!(
-        table.starts_with(&format!("Games: {done} of 1000 in ")),
-        "{done} games in the PDN\n{table}"
+    assert!(table.starts_with("Games: 2 of 8 in "), "{table}");
+    // One pair: A won with one colour and lost with the other (the fixed game).
+    assert_contains(&table, "\nPairs for A (LL LD DD/WL DW WW): 0 0 1 0 0\n");
+    assert_contains(
+        &table,
+        "\nInterrupted: the table counts the 2 games finished\n",
     );
-    assert!(table.contains(&format!(
-        "\nInterrupted: the table counts the {done} games finished\n"
-    )));
+    let first = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(rounds(&games_in(&path)), [1, 2]);
+
+    // The same command with --resume plays the six games left, not the two finished.
+    std::fs::write(&gate, "").unwrap();
+    let out = run_of(&["--resume", "--debug-log", log.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    assert!(table.starts_with("Games: 8 of 8 in "), "{table}");
+    assert_contains(&table, "\nPairs for A (LL LD DD/WL DW WW): 0 0 4 0 0\n");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with(&first),
+        "the finished games were rewritten"
+    );
+    assert_eq!(rounds(&games_in(&path)), (1..=8).collect::<Vec<_>>());
+    // Two engines start each game it played: six games.
+    let started = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        started
+            .lines()
+            .filter(|l| l.ends_with(": ucinewgame"))
+            .count(),
+        12
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn no_openings_gives_varied_games_the_same_seed_repeats() {
+    // The repro: with no openings, 8 of 8 games of a self-match were one game.
+    let dir = temp("noopen");
+    let mut played = Vec::new();
+    for run in ["1", "2"] {
+        let path = dir.join(format!("{run}.pdn"));
+        let (code, table, err) = self_match(
+            "",
+            &[
+                "--games",
+                "8",
+                "--seed",
+                "5",
+                "--pdn",
+                path.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(code, 0, "{table}");
+        // No warning of a repeated game, and the table counts none.
+        assert_eq!(err, "");
+        assert!(!table.contains("Repeated games"), "{table}");
+        played.push(games_in(&path));
+    }
+    let moves: Vec<&Vec<String>> = played[0].iter().map(|g| &g.moves).collect();
+    let distinct: std::collections::HashSet<_> = moves.iter().collect();
+    assert_eq!(distinct.len(), 8);
+    // Each opening twice, colours reversed, then the next opening of the deck.
+    let openings: Vec<&str> = played[0]
+        .iter()
+        .map(|g| g.tag("Opening").unwrap())
+        .collect();
+    for pair in openings.chunks(2) {
+        assert_eq!(pair[0], pair[1]);
+    }
+    let distinct: std::collections::HashSet<_> = openings.iter().collect();
+    assert_eq!(distinct.len(), 4);
+    // Same --seed, same games.
+    let again: Vec<&Vec<String>> = played[1].iter().map(|g| &g.moves).collect();
+    assert_eq!(moves, again);
     std::fs::remove_dir_all(&dir).unwrap();
 }

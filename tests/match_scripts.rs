@@ -1,5 +1,5 @@
-//! The shell scripts in scripts/: perft.sh against the shipped table, suite.sh on the tactical
-//! suite and on hand-made lines, signature.sh against a throwaway git history.
+//! The shell scripts in scripts/: perft.sh against the shipped table, signature.sh against a
+//! throwaway git history. (Suites run by `buffgreen suite`, tests/suite_cli.rs.)
 
 use buffgreen_testkit::{assert_contains, assert_starts};
 use std::path::Path;
@@ -50,47 +50,6 @@ fn perft_script_checks_the_table() {
         "\nFAIL  default     depth 1             2  got 1  B:W18:B14\n",
     );
     assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
-    std::fs::remove_dir_all(dir).unwrap();
-}
-
-#[test]
-fn suite_script_runs_every_position() {
-    let suite = Path::new(ROOT).join("tests/data/suites/tactics.txt");
-    let o = script("suite.sh", &["--nodes", "50", suite.to_str().unwrap()], BIN);
-    let out = text(&o);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 21, "{out}");
-    assert!(
-        lines[0].starts_with("ok   bg.shot.01     default  played ")
-            || lines[0].starts_with("FAIL bg.shot.01     default  played ")
-    );
-    assert!(lines[0].ends_with(" bm 29-25"), "{}", lines[0]);
-    assert_contains(lines[19], " en.avoid.04    english  played ");
-    let solved = lines.iter().filter(|l| l.starts_with("ok ")).count();
-    assert_eq!(lines[20], format!("Solved: {solved}/20 (nodes 50)"));
-    assert_eq!(o.status.code(), Some(if solved == 20 { 0 } else { 1 }));
-
-    // A forced capture is solved by any engine; a bm that is not even legal never is.
-    let dir = temp("suite");
-    let file = dir.join("s.txt");
-    std::fs::write(
-        &file,
-        "B:W18:B14 ; bm 14x23 ; id forced\nB:W18:B14 ; id wrong ; bm 14-17 ; rules english\n",
-    )
-    .unwrap();
-    let o = script(
-        "suite.sh",
-        &["--movetime", "20", file.to_str().unwrap()],
-        BIN,
-    );
-    let out = text(&o);
-    assert_eq!(
-        out,
-        "ok   forced         default  played 14x23      bm 14x23\n\
-         FAIL wrong          english  played 14x23      bm 14-17\n\
-         Solved: 1/2 (movetime 20 ms)\n"
-    );
-    assert_eq!(o.status.code(), Some(1));
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -4,11 +4,7 @@
 use buffgreen_testkit::protocol as protocol_support;
 
 use buffgreen::board::Rules;
-use protocol_support::{assert_legal_bestmove, Engine, START_DIAGRAM};
-
-fn lines(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
+use protocol_support::{assert_legal_bestmove, lines, Engine, START_DIAGRAM};
 
 #[test]
 fn handshake() {

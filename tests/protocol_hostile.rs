@@ -14,14 +14,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use buffgreen::board::Rules;
-use protocol_support::{assert_legal_bestmove, count_prefix, Engine, START_FEN};
+use protocol_support::{assert_legal_bestmove, count_prefix, lines, Engine, START_FEN};
 
 /// How long an answer that must come "at once" may take on a slow, busy machine.
 const PROMPT: Duration = Duration::from_secs(5);
-
-fn lines(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
 
 /// The next line within [`PROMPT`].
 fn prompt(e: &mut Engine) -> String {

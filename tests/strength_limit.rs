@@ -7,12 +7,8 @@ mod search_support;
 use buffgreen::board::{fen, Game, GameResult, Position, Rules};
 use buffgreen::search::skill::{self, Skill};
 use buffgreen::search::{SearchConfig, SearchEvent, Searcher};
-use buffgreen_testkit::protocol::Engine;
+use buffgreen_testkit::protocol::{lines, Engine};
 use search_support::{last_info, nodes, run};
-
-fn lines(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
 
 fn limited(elo: u32, seed: u64) -> SearchConfig {
     SearchConfig {
@@ -26,42 +22,33 @@ fn limited(elo: u32, seed: u64) -> SearchConfig {
 #[test]
 fn the_options_are_accepted_and_refused_with_exact_lines() {
     let mut e = Engine::start();
-    for ok in [
-        "setoption name UCI_LimitStrength value true",
-        "setoption name uci_limitstrength value FALSE",
-        "setoption name UCI_Elo value 800",
-        "setoption name UCI_Elo value 2000",
-    ] {
-        assert_eq!(e.ask(ok), Vec::<String>::new(), "{ok}");
-    }
-    for (bad, said) in [
-        (
-            "setoption name UCI_Elo value 799",
-            "info string error: option UCI_Elo: bad value '799': expected an integer from 800 to 2000",
-        ),
-        (
-            "setoption name UCI_Elo value 2001",
-            "info string error: option UCI_Elo: bad value '2001': expected an integer from 800 to 2000",
-        ),
+    let bad_elo = |v: &str| {
+        format!("info string error: option UCI_Elo: bad value '{v}': expected an integer from 800 to 2000")
+    };
+    let (low, high) = (bad_elo("799"), bad_elo("2001"));
+    e.assert_replies(&[
+        ("setoption name UCI_LimitStrength value true", &[]),
+        ("setoption name uci_limitstrength value FALSE", &[]),
+        ("setoption name UCI_Elo value 800", &[]),
+        ("setoption name UCI_Elo value 2000", &[]),
+        ("setoption name UCI_Elo value 799", &[&low]),
+        ("setoption name UCI_Elo value 2001", &[&high]),
         (
             "setoption name UCI_LimitStrength value 1",
-            "info string error: option UCI_LimitStrength: bad value '1': expected true or false",
+            &["info string error: option UCI_LimitStrength: bad value '1': expected true or false"],
         ),
         (
             "setoption name UCI_Elo",
-            "info string error: option UCI_Elo needs a value",
+            &["info string error: option UCI_Elo needs a value"],
         ),
-    ] {
-        assert_eq!(e.ask(bad), lines(&[said]), "{bad}");
-    }
+    ]);
 }
 
 /// The `info` and `bestmove` lines of a fresh engine's search of the start position.
 fn search_lines(setup: &[&str], go: &str) -> Vec<String> {
     let mut e = Engine::start();
-    for line in setup {
-        assert_eq!(e.ask(line), Vec::<String>::new(), "{line}");
-    }
+    let silent: Vec<(&str, &[&str])> = setup.iter().map(|l| (*l, &[][..])).collect();
+    e.assert_replies(&silent);
     e.send("position startpos");
     e.send(go);
     e.until_bestmove()

@@ -177,13 +177,20 @@ fn exit_status_is_the_unsolved_count_and_json_has_every_line() {
     assert_eq!(o.status.code(), Some(100));
 }
 
+/// `buffgreen suite` with `args` on the tactical suite.
+fn tactics(args: &[&str]) -> Output {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/suites/tactics.txt");
+    Command::new(BIN)
+        .arg("suite")
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_tactical_suite_runs_every_line_under_its_rules() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/suites/tactics.txt");
-    let o = Command::new(BIN)
-        .args(["suite", "--nodes", "50", file])
-        .output()
-        .unwrap();
+    let o = tactics(&["--nodes", "50"]);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 21, "{out}");
@@ -196,4 +203,65 @@ fn the_tactical_suite_runs_every_line_under_its_rules() {
         format!("Solved: {}/20 (nodes 50)", 20 - unsolved)
     );
     assert_eq!(o.status.code(), Some(unsolved as i32));
+}
+
+#[test]
+fn another_engine_program_gives_the_same_lines_as_the_search_here() {
+    // The engine's defaults (Seed 0, one thread, 64 MiB) are the suite's: the same search.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/suites/tactics.txt");
+    let here = Command::new(BIN)
+        .args(["suite", "--nodes", "200", file])
+        .output()
+        .unwrap();
+    let there = Command::new(BIN)
+        .args([
+            "suite",
+            "--nodes",
+            "200",
+            "--engine",
+            &format!("cmd={BIN}"),
+            file,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&there), stdout(&here));
+    assert_eq!(stderr(&there), "");
+    assert_eq!(there.status.code(), here.status.code());
+    assert_eq!(stdout(&here).lines().count(), 21);
+    // The spec's own limit wins; a program that cannot start is an error naming it.
+    let o = suite(
+        "engine",
+        "B:W14,22,30:B9 ; bm 9x25 ; id short\n",
+        &["--engine", &format!("cmd={BIN} nodes=5")],
+    );
+    assert_eq!(
+        stdout(&o),
+        "ok   short          default  played 9x18x25    bm 9x18x25\nSolved: 1/1 (nodes 5)\n"
+    );
+    let o = suite(
+        "missing",
+        "B:W14,22,30:B9 ; bm 9x25\n",
+        &["--engine", "cmd=/nonexistent/engine"],
+    );
+    assert_eq!(o.status.code(), Some(101));
+    assert_starts(
+        &stderr(&o),
+        "error: cannot start engine 'engine' (/nonexistent/engine): ",
+    );
+    // An engine that fails on a position: a warning with file:line, the position unsolved.
+    let fake = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/fake.sh");
+    let o = suite(
+        "crash",
+        "B:W14,22,30:B9 ; bm 9x25 ; id short\n",
+        &["--engine", &format!("cmd='{fake} crash'")],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "warning: s.txt:1: crash: Black's engine exited\n"
+    );
+    assert_eq!(
+        stdout(&o),
+        "FAIL short          default  played none       bm 9x18x25\nSolved: 0/1 (nodes 20000)\n"
+    );
 }

@@ -8,6 +8,10 @@
 //! unknown `rules` value is an error naming `file:line`, and nothing is searched. `bm` moves are
 //! compared as moves, not as text: a capture may be given by its ends (`9x25` for `9x18x25`)
 //! when that names one capture.
+//!
+//! The positions are searched in this process by the library's search, or with `--engine
+//! SPEC` by another engine program driven through the protocol by the match runner's engine
+//! code (`crate::tourney`): the same spec as `buffgreen match --engine`.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -18,6 +22,11 @@ use serde_json::json;
 use crate::board::{fen, notation, Game, Position, Rules};
 use crate::cli::RuleFlags;
 use crate::search::{Control, Limits, SearchConfig, Searcher};
+use crate::tourney::adjudicate::ScoreRules;
+use crate::tourney::process::EngineProcess;
+use crate::tourney::referee::{self, RefereeConfig};
+use crate::tourney::spec::EngineSpec;
+use crate::tourney::tc::Limit;
 use crate::types::Move;
 
 /// The highest exit status: the number of unsolved positions, capped so that it stays clear of
@@ -44,16 +53,27 @@ pub struct SuiteArgs {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, default_value_t = 1, conflicts_with = "engine",
+          value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// Tree memory in MiB.
-    #[arg(long, default_value_t = 64,
+    #[arg(long, default_value_t = 64, conflicts_with = "engine",
           value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_HASH_MIB))]
     pub hash: u32,
     /// Random seed of the search (same seed and --nodes, same answers).
-    #[arg(long, default_value_t = 0,
+    #[arg(long, default_value_t = 0, conflicts_with = "engine",
           value_parser = clap::value_parser!(u64).range(0..=crate::engine::MAX_SEED as u64))]
     pub seed: u64,
+    /// Run the positions through this engine program instead of searching in this process:
+    /// an engine spec as `match --engine` takes it (`cmd=PROGRAM option.Hash=16 ...`;
+    /// `nodes=`/`movetime=` in it override --nodes/--movetime). Give it Threads, Hash and
+    /// Seed as options.
+    #[arg(long, value_name = "SPEC")]
+    pub engine: Option<String>,
+    /// With --engine: how long to wait in ms for `uciok`, `readyok` and a `bestmove` (past
+    /// the movetime).
+    #[arg(long, value_name = "MS", default_value_t = 10_000, requires = "engine")]
+    pub reply_timeout: u64,
     /// Also write the results as JSON to this file: one object with `positions` (file, line,
     /// id, rules, fen, bm, played, solved, nodes) and `solved`, `total`, `limit`.
     #[arg(long, value_name = "FILE")]
@@ -158,8 +178,8 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
 pub struct Outcome {
     /// The engine's move.
     pub played: Option<Move>,
-    /// Iterations searched.
-    pub nodes: u64,
+    /// Iterations searched (with `--engine`: the last `nodes` it reported, if any).
+    pub nodes: Option<u64>,
 }
 
 impl Outcome {
@@ -176,7 +196,111 @@ pub fn search(entry: &Entry, config: &SearchConfig, limits: &Limits) -> Outcome 
     let out = searcher.search(&game, limits, &Control::default(), &mut |_| {});
     Outcome {
         played: out.best,
-        nodes: out.nodes,
+        nodes: Some(out.nodes),
+    }
+}
+
+/// Another engine program that searches the positions (`--engine`), started at the first
+/// position and again after it fails.
+struct External {
+    spec: EngineSpec,
+    limit: Limit,
+    cfg: RefereeConfig,
+    process: Option<EngineProcess>,
+    /// It started once: a later failure to start is its fault, not a bad `--engine`.
+    started: bool,
+}
+
+impl External {
+    fn new(a: &SuiteArgs, text: &str, limit: Limit) -> Result<External, String> {
+        let spec = EngineSpec::parse(text, "").map_err(|e| e.to_string())?;
+        let limit = match spec.limit.unwrap_or(limit) {
+            Limit::Clock(_) => {
+                return Err(format!(
+                    "--engine {text}: a suite takes nodes= or movetime=, not a clock"
+                ))
+            }
+            l => l,
+        };
+        let wait = Duration::from_millis(a.reply_timeout.max(1));
+        Ok(External {
+            spec,
+            limit,
+            cfg: RefereeConfig {
+                rules: Rules::default(),
+                // A suite judges moves, not time: a slow answer is waited for.
+                margin: wait,
+                reply_timeout: wait,
+                adjudicate_draw_after: None,
+                score_rules: ScoreRules::default(),
+                tablebase: None,
+                log: None,
+            },
+            process: None,
+            started: false,
+        })
+    }
+
+    /// The engine's move for `entry`; a failure on this position is a warning and no move.
+    /// `Err` when the program cannot be run at all: the suite stops.
+    fn search(&mut self, entry: &Entry) -> Result<Outcome, String> {
+        Ok(self.try_search(entry)?.unwrap_or_else(|why| {
+            eprintln!("warning: {}:{}: {why}", entry.file, entry.line);
+            Outcome {
+                played: None,
+                nodes: None,
+            }
+        }))
+    }
+
+    /// [`External::search`], with why this position has no move as the inner `Err`.
+    fn try_search(&mut self, entry: &Entry) -> Result<Result<Outcome, String>, String> {
+        self.cfg.rules = entry.rules;
+        let p = match self.process.take().filter(EngineProcess::alive) {
+            Some(p) => p,
+            None => match referee::start_engine(&self.spec, &self.cfg) {
+                Ok(Ok(p)) => p,
+                Ok(Err((fault, what))) => return Ok(Err(format!("no {what}: {fault}"))),
+                Err(e) if self.started => return Ok(Err(e.to_string())),
+                Err(e) => return Err(e.to_string()),
+            },
+        };
+        self.started = true;
+        let p = self.process.insert(p);
+        let options = referee::rules_options(&entry.rules);
+        for (name, value) in options {
+            let _ = p.send(&format!("setoption name {name} value {value}"));
+        }
+        let _ = p.send("ucinewgame");
+        let game = Game::new(entry.position, 0, entry.rules);
+        let reply = match referee::search_position(p, &self.cfg, &self.limit, &game) {
+            Ok(r) => r,
+            Err(t) => return Ok(Err(t.describe(&entry.rules))),
+        };
+        let played = notation::parse_move(&entry.position, &entry.rules, &reply.text)
+            .map_err(|e| format!("bestmove {}: {e}", reply.text));
+        Ok(played.map(|m| Outcome {
+            played: Some(m),
+            nodes: reply.nodes,
+        }))
+    }
+}
+
+/// The library's limits for a suite's `limit` (nodes or movetime).
+fn limits_of(limit: Limit) -> Limits {
+    match limit {
+        Limit::MoveTime(d) => Limits::movetime(d),
+        Limit::Nodes(n) => Limits::nodes(n),
+        Limit::Clock(_) => Limits::nodes(DEFAULT_NODES),
+    }
+}
+
+/// The limit as the `Solved:` line names it.
+fn limit_text(limit: Limit) -> String {
+    match limit {
+        Limit::MoveTime(d) => format!("movetime {} ms", d.as_millis()),
+        Limit::Nodes(n) => format!("nodes {n}"),
+        Limit::Clock(tc) => tc.to_string(),
     }
 }
 
@@ -214,21 +338,32 @@ pub fn run(a: &SuiteArgs) -> i32 {
         seed: a.seed,
         ..SearchConfig::default()
     };
-    let (limits, limit_text) = match a.movetime {
-        Some(ms) => (
-            Limits::movetime(Duration::from_millis(ms)),
-            format!("movetime {ms} ms"),
-        ),
-        None => {
-            let n = a.nodes.unwrap_or(DEFAULT_NODES);
-            (Limits::nodes(n), format!("nodes {n}"))
-        }
+    let limit = match a.movetime {
+        Some(ms) => Limit::MoveTime(Duration::from_millis(ms)),
+        None => Limit::Nodes(a.nodes.unwrap_or(DEFAULT_NODES)),
     };
+    let mut engine = match a.engine.as_deref().map(|t| External::new(a, t, limit)) {
+        Some(Ok(e)) => Some(e),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return EXIT_ERROR;
+        }
+        None => None,
+    };
+    let limit_text = limit_text(engine.as_ref().map_or(limit, |e| e.limit));
+    let limits = limits_of(limit);
     let mut solved = 0;
     let mut records = Vec::new();
     let mut out = std::io::stdout().lock();
     for entry in &entries {
-        let o = search(entry, &config, &limits);
+        let o = match engine.as_mut().map(|e| e.search(entry)) {
+            None => search(entry, &config, &limits),
+            Some(Ok(o)) => o,
+            Some(Err(e)) => {
+                eprintln!("error: {e}");
+                return EXIT_ERROR;
+            }
+        };
         let ok = o.solved(entry);
         solved += usize::from(ok);
         let played = o.played.map_or("none".to_string(), |m| m.to_string());

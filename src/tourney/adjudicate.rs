@@ -122,28 +122,16 @@ fn centipawns(
 /// The score of an `info` line, in centipawns from the side to move's view (mate scores
 /// mapped beyond any threshold); `None` for other lines.
 pub fn info_score(line: &str) -> Option<i64> {
-    let mut w = line.split_whitespace();
-    if w.next() != Some("info") {
-        return None;
+    let mut w = super::process::info_after(line, "score")?;
+    let kind = w.next()?;
+    let n: i64 = w.next()?.parse().ok()?;
+    match kind {
+        "cp" => Some(n),
+        // `mate -3`: mated in 3; `mate 0` is mated now.
+        "mate" if n > 0 => Some(MATE_CP - n),
+        "mate" => Some(-MATE_CP - n),
+        _ => None,
     }
-    while let Some(word) = w.next() {
-        // The rest of an `info string` line is free text.
-        if word == "string" {
-            return None;
-        }
-        if word == "score" {
-            let kind = w.next()?;
-            let n: i64 = w.next()?.parse().ok()?;
-            return match kind {
-                "cp" => Some(n),
-                // `mate -3`: mated in 3; `mate 0` is mated now.
-                "mate" if n > 0 => Some(MATE_CP - n),
-                "mate" => Some(-MATE_CP - n),
-                _ => None,
-            };
-        }
-    }
-    None
 }
 
 /// Why score adjudication ended a game.

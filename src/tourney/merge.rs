@@ -9,18 +9,13 @@
 //! shards, or a file given twice) is an error. The SPRT is judged on all the games.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::adjudicate::ScoreRules;
 use super::error::TourneyError;
-use super::openings::OpeningSource;
 use super::pdn;
-use super::referee::RefereeConfig;
-use super::report::Report;
+use super::report::{Report, Setup};
 use super::resume::{recorded, Recorded};
-use super::runner::{Job, Match};
-use super::spec::EngineSpec;
+use super::runner::{limits_summary, Job};
 use super::sprt::Decision;
 use super::tc::Limit;
 use super::MatchArgs;
@@ -124,47 +119,19 @@ pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), Tour
         }
     }
     let sprt = super::runner::parse_sprt(&args.sprt, names.len())?;
-    let m = Match {
-        specs: names
-            .iter()
-            .map(|n| EngineSpec {
-                name: n.clone(),
-                program: String::new(),
-                args: Vec::new(),
-                dir: None,
-                options: Vec::new(),
-                limit: None,
-            })
-            .collect(),
-        limits: limits
-            .into_iter()
-            .map(|l| l.unwrap_or(Limit::Nodes(1)))
-            .collect(),
-        cfg: RefereeConfig {
-            rules,
-            margin: Duration::ZERO,
-            reply_timeout: Duration::ZERO,
-            adjudicate_draw_after: None,
-            score_rules: ScoreRules::default(),
-            tablebase: None,
-            log: None,
-        },
-        openings: OpeningSource::Deck(Vec::new()),
-        games: games.len().div_ceil(np),
+    let limits: Vec<Limit> = limits
+        .into_iter()
+        .map(|l| l.unwrap_or(Limit::Nodes(1)))
+        .collect();
+    let mut report = Report::new(Setup {
+        limit: limits_summary(&names, &limits),
+        names: names.clone(),
         pairings,
         sprt,
-        concurrency: 1,
-        pdn: None,
-        json: None,
-        event: String::new(),
+        rules,
+        total: games.len(),
         quiet: true,
-        started: names.iter().map(|_| AtomicBool::new(false)).collect(),
-        seed: 0,
-        shard: None,
-        resume: false,
-    };
-    let mut report = Report::new(&m);
-    report.total = games.len();
+    });
     for (r, _, _) in games.into_values() {
         let i = r.round - 1;
         let job = Job {
@@ -174,16 +141,16 @@ pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), Tour
             black: index(&r.black),
             white: index(&r.white),
         };
-        report.add(&m, &job, &r.played);
+        report.add(&job, &r.played);
     }
     // All the games count: the test is judged where they end, not where a sequential run
     // would have stopped.
-    report.decision = m.sprt.and_then(|s| {
+    report.decision = sprt.and_then(|s| {
         let llr = s.llr(&report.tallies[0]);
         s.decide(llr).map(|d| (d, llr))
     });
     // The time on the first line is the merge's own, which says nothing: name the files instead.
-    let table = report.table(&m);
+    let table = report.table();
     let files = format!(" merged from {} files, ", args.merge.len());
     let table = match (table.find(" in "), table.find(" games/s), ")) {
         (Some(a), Some(b)) if a < b => {

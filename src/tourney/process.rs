@@ -29,6 +29,16 @@ pub enum Fault {
     Protocol(String),
 }
 
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Crashed => write!(f, "the engine exited"),
+            Fault::Timeout => write!(f, "no reply in time"),
+            Fault::Protocol(line) => write!(f, "unexpected line '{line}'"),
+        }
+    }
+}
+
 /// A running engine.
 pub struct EngineProcess {
     name: String,
@@ -291,6 +301,28 @@ pub fn seed_option_max(line: &str) -> Option<u64> {
     w.get(i + 1)?.parse().ok()
 }
 
+/// The words after `key` in an `info` line (not in the free text of an `info string`).
+pub fn info_after<'a>(line: &'a str, key: &str) -> Option<std::str::SplitWhitespace<'a>> {
+    let mut w = line.split_whitespace();
+    if w.next() != Some("info") {
+        return None;
+    }
+    while let Some(word) = w.next() {
+        if word == "string" {
+            return None;
+        }
+        if word == key {
+            return Some(w);
+        }
+    }
+    None
+}
+
+/// The count of an `info ... nodes N ...` line.
+pub fn info_nodes(line: &str) -> Option<u64> {
+    info_after(line, "nodes")?.next()?.parse().ok()
+}
+
 /// The first whitespace-separated word of a line.
 pub fn first_word(line: &str) -> Option<&str> {
     line.split_whitespace().next()
@@ -324,5 +356,16 @@ mod tests {
             None
         );
         assert_eq!(seed_option_max("option name Hash type spin max 9"), None);
+    }
+
+    #[test]
+    fn nodes_of_info_lines() {
+        assert_eq!(
+            info_nodes("info depth 3 nodes 1234 nps 9 pv 11-15"),
+            Some(1234)
+        );
+        assert_eq!(info_nodes("info string nodes 5"), None);
+        assert_eq!(info_nodes("bestmove 11-15 nodes 5"), None);
+        assert_eq!(info_nodes("info nodes x"), None);
     }
 }

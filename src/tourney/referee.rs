@@ -15,7 +15,7 @@ use super::adjudicate::{info_score, Adjudicator, ScoreRules, Verdict};
 use super::error::TourneyError;
 use super::iolog::IoLog;
 use super::openings::Opening;
-use super::process::{first_word, seed_option_max, EngineProcess, Fault};
+use super::process::{first_word, info_nodes, seed_option_max, EngineProcess, Fault};
 use super::spec::EngineSpec;
 use super::tc::{Clock, Limit};
 use crate::board::{fen, Game, GameResult, Position, Rules};
@@ -237,18 +237,9 @@ pub fn start_engine(
         )
         .map_err(|f| (f, "uciok"))?;
         p.seed_max = seed_max;
-        let mut rules = vec![
-            ("BackwardCapture", cfg.rules.backward_capture.to_string()),
-            ("LongKings", cfg.rules.long_kings.to_string()),
-            ("DrawHalfMoves", cfg.rules.draw_half_moves.to_string()),
-        ];
-        // Sent only when on, so that normal matches ask nothing new of other engines.
-        if cfg.rules.losing {
-            rules.push(("Losing", "true".to_string()));
-        }
-        let opts = rules
-            .iter()
-            .map(|(n, v)| (n.to_string(), v.clone()))
+        let opts = rules_options(&cfg.rules)
+            .into_iter()
+            .map(|(n, v)| (n.to_string(), v))
             .chain(spec.options.iter().cloned());
         for (name, value) in opts {
             p.send(&format!("setoption name {name} value {value}"))
@@ -257,6 +248,20 @@ pub fn start_engine(
         p.sync(cfg.reply_timeout).map_err(|f| (f, "readyok"))
     })();
     Ok(r.map(|_| p))
+}
+
+/// The `setoption` names and values that tell an engine `rules`.
+pub fn rules_options(rules: &Rules) -> Vec<(&'static str, String)> {
+    let mut o = vec![
+        ("BackwardCapture", rules.backward_capture.to_string()),
+        ("LongKings", rules.long_kings.to_string()),
+        ("DrawHalfMoves", rules.draw_half_moves.to_string()),
+    ];
+    // Sent only when on, so that normal matches ask nothing new of other engines.
+    if rules.losing {
+        o.push(("Losing", "true".to_string()));
+    }
+    o
 }
 
 /// One side's seed for a game, spread from the game's seed (SplitMix64's finaliser).
@@ -473,14 +478,21 @@ pub fn play_game(
             )));
         };
         let limit = limits[side.index()];
-        let reply = ask_move(p, cfg, &limit, &game, &clocks, side);
+        let reply = ask_move(p, cfg, &limit, &game, &clocks, side, stop);
         warnings.extend(
             p.take_complaints()
                 .into_iter()
                 .map(|c| format!("{}: {c}", p.name())),
         );
-        let (text, elapsed, score) = match reply {
+        let Reply {
+            text,
+            elapsed,
+            score,
+            ..
+        } = match reply {
             Ok(r) => r,
+            // Stopped while the engine thought (Ctrl-C): the game is abandoned, not scored.
+            Err(_) if stop.load(Ordering::Relaxed) => return Ok(None),
             Err(t) => {
                 kill_unless_alive(seat);
                 return Ok(Some(finish(game, Outcome::Win(!side), t, warnings)));
@@ -514,8 +526,46 @@ pub fn play_game(
     }
 }
 
-/// One move: sync, `position`, `go`, wait for `bestmove`. Returns the move text, the time
-/// from `go` to the `bestmove` line, and the last score the engine reported for this move.
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move of its `bestmove` line, as sent.
+    pub text: String,
+    /// From sending `go` to receiving `bestmove`.
+    pub elapsed: Duration,
+    /// The last `score` it reported for this search (centipawns, mates beyond any).
+    pub score: Option<i64>,
+    /// The last `nodes` count it reported for this search.
+    pub nodes: Option<u64>,
+}
+
+/// Asks the engine for its move in `game`'s current position under `limit` (`nodes` or
+/// `movetime`; a clock limit needs a game's clocks): the referee's own exchange, for a test
+/// suite. On a fault the process may be dead (see [`EngineProcess::alive`]).
+pub fn search_position(
+    p: &mut EngineProcess,
+    cfg: &RefereeConfig,
+    limit: &Limit,
+    game: &Game,
+) -> Result<Reply, Termination> {
+    let side = game.position().side_to_move();
+    ask_move(
+        p,
+        cfg,
+        limit,
+        game,
+        &[None, None],
+        side,
+        &AtomicBool::new(false),
+    )
+}
+
+/// How often a wait for `bestmove` looks at the match's stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
+/// One move: sync, `position`, `go`, wait for `bestmove`. When `stop` is raised during the
+/// wait (Ctrl-C), it gives up at once with an error the caller drops: a long move does not
+/// hold up the end of the match.
 fn ask_move(
     p: &mut EngineProcess,
     cfg: &RefereeConfig,
@@ -523,7 +573,8 @@ fn ask_move(
     game: &Game,
     clocks: &[Option<Clock>; 2],
     side: Color,
-) -> Result<(String, Duration, Option<i64>), Termination> {
+    stop: &AtomicBool,
+) -> Result<Reply, Termination> {
     p.sync(cfg.reply_timeout)
         .map_err(|f| fault_termination(side, f, "readyok"))?;
     p.send(&position_command(game))
@@ -537,18 +588,32 @@ fn ask_move(
         (Limit::MoveTime(d), _) => *d + cfg.margin,
         _ => cfg.reply_timeout,
     };
-    let mut score = None;
-    let got = p.wait_for(
-        sent + budget,
-        |l| {
-            score = info_score(l).or(score);
-            let mut w = l.split_whitespace();
-            (w.next() == Some("bestmove")).then(|| w.next().unwrap_or("").to_string())
-        },
-        |_| false,
-    );
+    let (mut score, mut nodes) = (None, None);
+    let mut accept = |l: &str| {
+        score = info_score(l).or(score);
+        nodes = info_nodes(l).or(nodes);
+        let mut w = l.split_whitespace();
+        (w.next() == Some("bestmove")).then(|| w.next().unwrap_or("").to_string())
+    };
+    let deadline = sent + budget;
+    let got = loop {
+        let until = deadline.min(Instant::now() + STOP_POLL);
+        match p.wait_for(until, &mut accept, |_| false) {
+            Err(Fault::Timeout) if until < deadline => {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(Termination::NoReply(side, "bestmove"));
+                }
+            }
+            got => break got,
+        }
+    };
     match got {
-        Ok((text, at)) => Ok((text, at.saturating_duration_since(sent), score)),
+        Ok((text, at)) => Ok(Reply {
+            text,
+            elapsed: at.saturating_duration_since(sent),
+            score,
+            nodes,
+        }),
         Err(Fault::Timeout) => {
             // Out of time (or no reply): stop the search and keep the process if it answers.
             let late = Instant::now().saturating_duration_since(sent);

@@ -21,7 +21,7 @@ use super::ordered::RoundOrder;
 use super::pdn;
 use super::process;
 use super::referee::{self, Played, RefereeConfig};
-use super::report::Report;
+use super::report::{Report, Setup};
 use super::resume;
 use super::shard::Shard;
 use super::spec::{self, EngineSpec};
@@ -225,6 +225,19 @@ impl Match {
         }
     }
 
+    /// What the report of this run needs.
+    fn report_setup(&self) -> Setup {
+        Setup {
+            names: self.specs.iter().map(|s| s.name.clone()).collect(),
+            pairings: self.pairings.clone(),
+            sprt: self.sprt,
+            limit: self.limits_summary(),
+            rules: self.cfg.rules,
+            total: self.planned(),
+            quiet: self.quiet,
+        }
+    }
+
     /// Games per block of the schedule: one pair of games of every pairing.
     fn block(&self) -> usize {
         2 * self.pairings.len()
@@ -278,7 +291,7 @@ impl Match {
         let stop = AtomicBool::new(false);
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel();
-        let mut report = Report::new(&self);
+        let mut report = Report::new(self.report_setup());
         let date = today();
         let mut fatal = None;
         // `--resume`: the games already in the PDN are counted first and not played again.
@@ -286,7 +299,7 @@ impl Match {
         if let (true, Some(path)) = (self.resume, &self.pdn) {
             for (job, played) in resume::finished_games(&self, path)? {
                 finished.insert(job.round);
-                if report.add(&self, &job, &played) {
+                if report.add(&job, &played) {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -329,7 +342,7 @@ impl Match {
                             stop.store(true, Ordering::Relaxed);
                             fatal.get_or_insert(e);
                         }
-                        if report.add(&self, &job, &played) {
+                        if report.add(&job, &played) {
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
@@ -354,7 +367,7 @@ impl Match {
             terminations: report.terminations.clone(),
             decision: report.decision,
             interrupted: report.interrupted,
-            table: report.table(&self),
+            table: report.table(),
         };
         if let Some(w) = json_out.as_mut() {
             let line = json::summary(&self, &summary).to_string() + "\n";
@@ -461,17 +474,8 @@ impl Match {
 
     /// The limit for the summary: the common one, or each engine's.
     pub(super) fn limits_summary(&self) -> String {
-        if self.limits.iter().all(|l| *l == self.limits[0]) {
-            self.limits[0].to_string()
-        } else {
-            let each: Vec<String> = self
-                .specs
-                .iter()
-                .zip(&self.limits)
-                .map(|(s, l)| format!("{} {l}", s.name))
-                .collect();
-            each.join(", ")
-        }
+        let names: Vec<&str> = self.specs.iter().map(|s| s.name.as_str()).collect();
+        limits_summary(&names, &self.limits)
     }
 
     pub(super) fn pdn_text(&self, job: &Job, p: &Played, opening: &str, date: &str) -> String {
@@ -491,6 +495,21 @@ impl Match {
         )
     }
 }
+/// The limit for the summary: the common one, or each engine's (`names` and `limits` by
+/// engine).
+pub(super) fn limits_summary(names: &[impl AsRef<str>], limits: &[Limit]) -> String {
+    if limits.iter().all(|l| *l == limits[0]) {
+        limits[0].to_string()
+    } else {
+        let each: Vec<String> = names
+            .iter()
+            .zip(limits)
+            .map(|(n, l)| format!("{} {l}", n.as_ref()))
+            .collect();
+        each.join(", ")
+    }
+}
+
 /// The pairings of `n` engines, by index: every pair in order (round-robin), or the first
 /// engine with each other (gauntlet).
 pub(super) fn pairings(n: usize, kind: Tournament) -> Vec<(usize, usize)> {

@@ -143,6 +143,15 @@ impl Engine {
         self.sync()
     }
 
+    /// Asks each command of `cases` in turn and checks that it answers exactly its lines
+    /// (none for a command that is accepted silently).
+    #[track_caller]
+    pub fn assert_replies(&mut self, cases: &[(&str, &[&str])]) {
+        for (line, want) in cases {
+            assert_eq!(self.ask(line), lines(want), "{line}");
+        }
+    }
+
     /// Sends a `go perft` line and returns its reply, up to and including `Nodes searched:`
     /// (perft runs on the search thread: `isready` does not wait for it).
     pub fn perft(&mut self, line: &str) -> Vec<String> {
@@ -241,6 +250,11 @@ pub fn bench_nodes<S: AsRef<str>>(lines: &[S]) -> u64 {
     let nodes = value(lines[0].as_ref(), "Nodes searched: ");
     assert!(nodes >= 1);
     nodes
+}
+
+/// Owned lines, to compare with an engine's answer.
+pub fn lines(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
 }
 
 /// The replies among `lines`: drops what a running search prints on its own (`info` lines,
