@@ -2,55 +2,40 @@
 //! Black's view, at their clock, under both rule settings, and the line format datagen writes
 //! and tune reads.
 
-use std::path::Path;
-
 use buffgreen::board::{fen, Rules};
 use buffgreen::tablebase::Tablebase;
 use buffgreen::tools::texel::{parse_line, table_label, Labelled, Source};
 
 use crate::tables;
 
-fn label(dir: &Path, rules: &Rules, text: &str, clock: u32) -> Option<f64> {
-    let tb = Tablebase::open(dir, rules).expect("tables open");
-    let pos = fen::parse(text).expect("valid FEN");
-    table_label(&tb, &pos, clock)
-}
-
 #[test]
 fn table_labels_of_named_endings() {
-    let bg = tables(3, &Rules::BUFF_AND_GREEN);
-    let en = tables(3, &Rules::ENGLISH);
-    // Black to move takes White's man or wins the king ending: a Black win (win 1, win 2).
-    assert_eq!(
-        label(&bg, &Rules::BUFF_AND_GREEN, "B:W14:BK10", 0),
-        Some(1.0)
-    );
-    assert_eq!(
-        label(&bg, &Rules::BUFF_AND_GREEN, "B:WK1:BK10,K19", 0),
-        Some(1.0)
-    );
-    // The same win two plies from its conversion, at clock 79 of 80: a draw.
-    assert_eq!(
-        label(&bg, &Rules::BUFF_AND_GREEN, "B:WK1:BK10,K19", 79),
-        Some(0.5)
-    );
-    // White to move: a White win under Buff and Green rules (win 1 for the side to move) is
-    // 0 from Black's view; under English rules White loses (loss 1), 1 from Black's view.
-    assert_eq!(
-        label(&bg, &Rules::BUFF_AND_GREEN, "W:W6:B1,K10", 0),
-        Some(0.0)
-    );
-    assert_eq!(label(&en, &Rules::ENGLISH, "W:W6:B1,K10", 0), Some(1.0));
-    // King against king: drawn with flying kings.
-    assert_eq!(
-        label(&bg, &Rules::BUFF_AND_GREEN, "B:WK29:BK1", 0),
-        Some(0.5)
-    );
-    // Four pieces are not covered by 3-piece tables.
-    assert_eq!(
-        label(&bg, &Rules::BUFF_AND_GREEN, "B:W14,15:BK10,K19", 0),
-        None
-    );
+    let bg = (tables(3, &Rules::BUFF_AND_GREEN), Rules::BUFF_AND_GREEN);
+    let en = (tables(3, &Rules::ENGLISH), Rules::ENGLISH);
+    let cases = [
+        // Black to move takes White's man or wins the king ending (win 1, win 2): 1.
+        (&bg, "B:W14:BK10", 0, Some(1.0)),
+        (&bg, "B:WK1:BK10,K19", 0, Some(1.0)),
+        // The same win two plies from its conversion, at clock 79 of 80: a draw.
+        (&bg, "B:WK1:BK10,K19", 79, Some(0.5)),
+        // White to move: a White win under Buff and Green rules (win 1 for the side to move)
+        // is 0 from Black's view; under English rules White loses (loss 1): 1.
+        (&bg, "W:W6:B1,K10", 0, Some(0.0)),
+        (&en, "W:W6:B1,K10", 0, Some(1.0)),
+        // King against king: drawn with flying kings.
+        (&bg, "B:WK29:BK1", 0, Some(0.5)),
+        // Four pieces are not covered by 3-piece tables.
+        (&bg, "B:W14,15:BK10,K19", 0, None),
+    ];
+    for ((dir, rules), text, clock, want) in cases {
+        let tb = Tablebase::open(dir, rules).expect("tables open");
+        let pos = fen::parse(text).expect("valid FEN");
+        assert_eq!(
+            table_label(&tb, &pos, clock),
+            want,
+            "{text} at clock {clock}"
+        );
+    }
 }
 
 #[test]
