@@ -6,14 +6,21 @@
 //! iteration budget with its own seed. Every position of the game after the random plies is
 //! written with the game's result.
 //!
-//! `cargo run --release --example datagen -- GAMES NODES THREADS OUT [RANDOM_PLIES] [SEED]
-//! [english] [losing]`
-//!
 //! `losing`: losing checkers (`Losing`: the side with no legal move wins), for fitting the
 //! losing evaluation.
 //!
-//! Output: one line a position, `FEN<TAB>clock<TAB>result`, the result from Black's view
-//! (`1`, `0.5`, `0`).
+//! With `tables=DIR` (endgame tables of these rules) a game ends at its first position the
+//! tables cover, with their result: the plies of a tabled ending cost searches and teach
+//! nothing the tables do not know exactly. The positions before it take that result; the
+//! covered position and up to `tabled-plies=N` (default 8) more, played from it by the
+//! tables (a random move among those that keep the result, the fastest conversions of a
+//! win), are labelled by the tables' result of each position itself (source `table`).
+//!
+//! `cargo run --release --example datagen -- GAMES NODES THREADS OUT [RANDOM_PLIES] [SEED]
+//! [english] [losing] [tables=DIR] [tabled-plies=N]`
+//!
+//! Output: one line a position in the format of [`buffgreen::tools::texel`]:
+//! `FEN<TAB>clock<TAB>result<TAB>source`, the result from Black's view (`1`, `0.5`, `0`).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -23,8 +30,14 @@ use std::sync::Mutex;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use buffgreen::board::{fen, Game, GameResult, Rules};
+use std::path::Path;
+use std::sync::Arc;
+
+use buffgreen::board::{Game, GameResult, Rules};
+use buffgreen::search::tables::Tables;
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
+use buffgreen::tablebase::Tablebase;
+use buffgreen::tools::texel::{self, Labelled, Source};
 use buffgreen::tourney::openings;
 use buffgreen::types::Color;
 
@@ -48,16 +61,36 @@ fn main() {
     let out: String = arg(&args, 4, "datagen.tsv".to_string());
     let random_plies: usize = arg(&args, 5, 2);
     let seed: u64 = arg(&args, 6, 1);
-    let words = args.get(7..).unwrap_or_default();
-    let (rules, deck) = if words.iter().any(|w| w == "english") {
+    let keyword = |name: &str| {
+        args.iter()
+            .skip(7)
+            .find_map(|a| a.strip_prefix(name).map(str::to_string))
+    };
+    let (rules, deck) = if keyword("english").is_some() {
         (Rules::ENGLISH, ENGLISH_OPENINGS)
     } else {
         (Rules::default(), BUFFGREEN_OPENINGS)
     };
     let rules = Rules {
-        losing: words.iter().any(|w| w == "losing"),
+        losing: keyword("losing").is_some(),
         ..rules
     };
+    let tabled_plies: usize = keyword("tabled-plies=")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(8);
+    let tables = keyword("tables=").map(|dir| {
+        match Tablebase::open(Path::new(&dir), &rules)
+            .ok()
+            .and_then(|tb| Tables::new(Arc::new(tb), u32::MAX))
+        {
+            Some(t) => t,
+            None => {
+                eprintln!("cannot open the tables of these rules in {dir}");
+                std::process::exit(2);
+            }
+        }
+    });
+    let tables = tables.as_ref();
     let openings: Vec<_> = match openings::load(deck, &rules) {
         Ok(list) => list.iter().map(|o| *o.game.position()).collect(),
         Err(e) => {
@@ -110,8 +143,16 @@ fn main() {
                     });
                     searcher.new_game();
                     let mut seen = Vec::new();
+                    let mut adjudicated = None;
                     while game.result() == GameResult::Ongoing {
-                        seen.push((fen::write(game.position()), game.clock()));
+                        let (pos, clock) = (*game.position(), game.clock());
+                        if let Some(t) = tables.filter(|t| t.covers(&pos)) {
+                            adjudicated = texel::table_label(t.tablebase(), &pos, clock);
+                            if adjudicated.is_some() {
+                                break;
+                            }
+                        }
+                        seen.push((pos, clock));
                         let found = searcher.search(&game, &limits, &control, &mut |_| {});
                         let Some(mv) = found.best else { break };
                         if !game.play(mv) {
@@ -119,14 +160,34 @@ fn main() {
                             std::process::exit(1);
                         }
                     }
-                    let (label, slot) = match game.result() {
-                        GameResult::Win(Color::Black) => ("1", 0),
-                        GameResult::Win(Color::White) => ("0", 2),
-                        _ => ("0.5", 1),
+                    let black = match (adjudicated, game.result()) {
+                        (Some(label), _) => label,
+                        (None, GameResult::Win(Color::Black)) => 1.0,
+                        (None, GameResult::Win(Color::White)) => 0.0,
+                        _ => 0.5,
+                    };
+                    let mut lines: Vec<Labelled> = seen
+                        .iter()
+                        .map(|&(pos, clock)| Labelled {
+                            pos,
+                            clock,
+                            black,
+                            source: Source::Game,
+                        })
+                        .collect();
+                    if let (Some(t), Some(_)) = (tables, adjudicated) {
+                        lines.extend(tabled_line(t, &mut game, &mut rng, tabled_plies));
+                    }
+                    let slot = if black == 1.0 {
+                        0
+                    } else if black == 0.0 {
+                        2
+                    } else {
+                        1
                     };
                     let mut w = sink.lock().unwrap_or_else(|e| e.into_inner());
-                    for (f, clock) in &seen {
-                        let _ = writeln!(w, "{f}\t{clock}\t{label}");
+                    for line in &lines {
+                        let _ = writeln!(w, "{line}");
                     }
                     let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
                     t[slot] += 1;
@@ -142,4 +203,37 @@ fn main() {
     let _ = w.flush();
     let t = tally.lock().unwrap_or_else(|e| e.into_inner());
     println!("{games} games: black +{} ={} -{}", t[0], t[1], t[2]);
+}
+
+/// The covered position `game` stands on and up to `plies` more, each a random move among
+/// those that keep the tables' result, each labelled by the tables' result of itself.
+fn tabled_line(
+    t: &Tables,
+    game: &mut Game,
+    rng: &mut Xoshiro256PlusPlus,
+    plies: usize,
+) -> Vec<Labelled> {
+    let mut out = Vec::new();
+    for ply in 0..=plies {
+        let (pos, clock) = (*game.position(), game.clock());
+        let Some(black) = texel::table_label(t.tablebase(), &pos, clock) else {
+            break;
+        };
+        out.push(Labelled {
+            pos,
+            clock,
+            black,
+            source: Source::Table,
+        });
+        if ply == plies || game.result() != GameResult::Ongoing {
+            break;
+        }
+        let Some(root) = t.root(&pos, game.rules(), clock) else {
+            break;
+        };
+        if root.moves.is_empty() || !game.play(root.moves[rng.gen_range(0..root.moves.len())]) {
+            break;
+        }
+    }
+    out
 }

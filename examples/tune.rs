@@ -8,6 +8,10 @@
 //! move must capture are left out: the evaluation only ever scores quiet positions. The last
 //! tenth of the file is held out to check the fit on games it has not seen.
 //!
+//! The file's lines are those of [`buffgreen::tools::texel`]: a position labelled by the
+//! endgame tables (source `table`) is fitted to the tables' exact result, the others to their
+//! game's outcome; the losses are also shown for each source apart.
+//!
 //! `cargo run --release --example tune -- FILE [EPOCHS] [L2] [english] [losing] [base]`
 //!
 //! `losing`: positions of losing checkers (`examples/datagen.rs ... losing`), fitted from the
@@ -24,9 +28,10 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 
-use buffgreen::board::{fen, has_captures, Rules};
+use buffgreen::board::{has_captures, Rules};
 use buffgreen::search::eval::{self, LOGISTIC_SCALE};
 use buffgreen::search::weights::{self, Weights, PARAMS};
+use buffgreen::tools::texel::{self, Source};
 
 /// One training position.
 struct Sample {
@@ -35,6 +40,8 @@ struct Sample {
     div: [f64; 2],
     /// The result from the side to move's view.
     y: f64,
+    /// Where the result comes from.
+    source: Source,
 }
 
 fn load(path: &str, rules: &Rules) -> Vec<Sample> {
@@ -48,13 +55,10 @@ fn load(path: &str, rules: &Rules) -> Vec<Sample> {
     let mut out = Vec::new();
     let mut f = Vec::new();
     for line in BufReader::new(file).lines().map_while(Result::ok) {
-        let mut fields = line.split('\t');
-        let (Some(text), Some(_clock), Some(result)) =
-            (fields.next(), fields.next(), fields.next())
+        let Some(texel::Labelled {
+            pos, black, source, ..
+        }) = texel::parse_line(&line)
         else {
-            continue;
-        };
-        let (Ok(pos), Ok(black)) = (fen::parse(text), result.parse::<f64>()) else {
             continue;
         };
         if has_captures(&pos, rules) {
@@ -78,6 +82,7 @@ fn load(path: &str, rules: &Rules) -> Vec<Sample> {
             features: f.iter().map(|&(i, v)| (i as u16, v as f32)).collect(),
             div,
             y,
+            source,
         });
     }
     out
@@ -105,6 +110,11 @@ fn sigmoid(x: f64) -> f64 {
 
 /// Mean cross-entropy at logistic scale `k`.
 fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    loss_of(&samples.iter().collect::<Vec<_>>(), w, k)
+}
+
+/// [`loss`] of some of the samples.
+fn loss_of(samples: &[&Sample], w: &[f64], k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
         .map(|s| {
@@ -159,8 +169,9 @@ fn main() {
     let cut = all.len() * 9 / 10;
     let (train, test) = all.split_at(cut);
     eprintln!(
-        "{} quiet positions: {} to fit, {} held out",
+        "{} quiet positions ({} labelled by the tables): {} to fit, {} held out",
         all.len(),
+        all.iter().filter(|s| s.source == Source::Table).count(),
         train.len(),
         test.len()
     );
@@ -216,6 +227,15 @@ fn main() {
         loss(train, &rounded, k),
         loss(test, &rounded, k)
     );
+    for (name, source) in [("game", Source::Game), ("table", Source::Table)] {
+        let part: Vec<&Sample> = test.iter().filter(|s| s.source == source).collect();
+        eprintln!(
+            "held out, labelled by the {name}: {} positions, loss {:.5} -> {:.5}",
+            part.len(),
+            loss_of(&part, &w0, k),
+            loss_of(&part, &rounded, k)
+        );
+    }
     // The fitted vector as Rust source for `src/search/weights.rs`.
     let name = match (english, losing) {
         (true, true) => "LOSING_SHORT",

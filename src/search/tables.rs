@@ -72,6 +72,11 @@ impl Tables {
         Arc::ptr_eq(&self.tb, &other.tb) && self.pieces == other.pieces && self.draws == other.draws
     }
 
+    /// The tables probed.
+    pub fn tablebase(&self) -> &Tablebase {
+        &self.tb
+    }
+
     /// The most pieces a probed position has.
     pub fn pieces(&self) -> u32 {
         self.pieces

@@ -6,6 +6,7 @@
 mod agreement;
 use buffgreen_testkit::reference as common;
 mod consistency;
+mod labels;
 use buffgreen_testkit::protocol as protocol_support;
 mod scenarios;
 mod search;
