@@ -101,18 +101,23 @@ fn isready_and_stop_are_answered_during_go_infinite() {
 }
 
 #[test]
-fn bare_go_searches_until_stop() {
+fn bare_go_searches_until_stop_and_a_foreign_clock_moves_at_once() {
     let mut e = Engine::start();
     e.send("go");
     assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
     e.send("stop");
     let out = e.until_bestmove();
     assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
-    // A clock for the other side only is no limit for the side to move either.
+    // A clock for the other side only makes the mover's clock zero: it moves at once,
+    // without a `stop` (a GUI that mixed up the colours must not hang).
     e.send("go wtime 1000 winc 10");
-    assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
-    e.send("stop");
-    e.until_bestmove();
+    let out = e.until_bestmove();
+    assert_eq!(
+        count_prefix(&out, "info string no btime for the side to move (black)"),
+        1,
+        "{out:#?}"
+    );
+    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
     let (all, _) = e.quit();
     assert_eq!(count_prefix(&all, "bestmove"), 2);
 }
