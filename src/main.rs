@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use buffgreen::board::{fen, Notation, Position};
+use buffgreen::board::{fen, Notation};
 use buffgreen::cli::RuleFlags;
 use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
 use buffgreen::protocol::{self, output, Output};
@@ -120,15 +120,12 @@ fn main() -> ExitCode {
 }
 
 fn run_perft(a: &PerftArgs) -> ExitCode {
-    let pos = match &a.fen {
-        None => Position::startpos(),
-        Some(text) => match fen::parse(text) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: bad FEN: {e}");
-                return ExitCode::from(2);
-            }
-        },
+    let pos = match fen::parse_or_start(a.fen.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: bad FEN: {e}");
+            return ExitCode::from(2);
+        }
     };
     let rules = a.rules.rules();
     let threads = a.threads.map_or_else(

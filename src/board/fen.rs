@@ -257,6 +257,12 @@ fn snippet(s: &str) -> String {
     }
 }
 
+/// The position of an optional FEN: [`parse`] it, or the start position when there is none
+/// (what the command-line tools take after `--fen`).
+pub fn parse_or_start(text: Option<&str>) -> Result<Position, FenError> {
+    text.map_or(Ok(Position::startpos()), parse)
+}
+
 /// Parses a PDN FEN into a position.
 pub fn parse(text: &str) -> Result<Position, FenError> {
     let trimmed = text.trim();

@@ -143,15 +143,12 @@ fn run_probe(a: &ProbeArgs) -> i32 {
             }
         },
     };
-    let pos = match &a.fen {
-        None => Position::startpos(),
-        Some(text) => match fen::parse(text) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: bad FEN: {e}");
-                return 1;
-            }
-        },
+    let pos = match fen::parse_or_start(a.fen.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: bad FEN: {e}");
+            return 1;
+        }
     };
     // A closed pipe (`| head`) ends the listing quietly.
     let mut out = std::io::stdout().lock();

@@ -74,31 +74,36 @@ impl Chooser {
     /// [`BOOK_MARGIN`] of the best, the better the more likely (weight: one plus the margin
     /// less the deficit); `None` without moves.
     pub fn from_book(&self, moves: &[Candidate], pos: &Position) -> Option<Candidate> {
-        let best = moves.iter().map(|c| c.score).max()?;
-        let near: Vec<(Candidate, u64)> = moves
-            .iter()
-            .filter(|c| best - c.score <= BOOK_MARGIN)
-            .map(|&c| (c, (1 + BOOK_MARGIN - (best - c.score)) as u64))
-            .collect();
-        let total: u64 = near.iter().map(|n| n.1).sum();
+        let total: u64 = near_best(moves).map(|n| n.1).sum();
+        if total == 0 {
+            return None;
+        }
         let mut r = rng(self.seed, pos).next_u64() % total;
-        for &(c, w) in &near {
+        let mut last = None;
+        for (c, w) in near_best(moves) {
             if r < w {
                 return Some(c);
             }
             r -= w;
+            last = Some(c);
         }
-        near.last().map(|n| n.0)
+        last
     }
 
     /// How many of `moves` are within [`BOOK_MARGIN`] of the best.
     pub fn book_choices(moves: &[Candidate]) -> usize {
-        let best = moves.iter().map(|c| c.score).max().unwrap_or(0);
-        moves
-            .iter()
-            .filter(|c| best - c.score <= BOOK_MARGIN)
-            .count()
+        near_best(moves).count()
     }
+}
+
+/// The book moves within [`BOOK_MARGIN`] of the best, each with its weight in the draw: one
+/// more than what is left of the margin, so the best weighs most and none weighs nothing.
+fn near_best(moves: &[Candidate]) -> impl Iterator<Item = (Candidate, u64)> + '_ {
+    let best = moves.iter().map(|c| c.score).max().unwrap_or(0);
+    moves
+        .iter()
+        .filter(move |c| best - c.score <= BOOK_MARGIN)
+        .map(move |&c| (c, (1 + BOOK_MARGIN - (best - c.score)) as u64))
 }
 
 /// A generator seeded from the `Seed` option and the position, so that every position draws
