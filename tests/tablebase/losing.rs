@@ -2,7 +2,6 @@
 //! clock, `tb verify` on a small build, tables refused for the other rules, and the engine
 //! playing the tabled win.
 
-use std::process::Command;
 use std::sync::mpsc;
 
 use buffgreen::board::{fen, next_clock, Rules};
@@ -10,8 +9,8 @@ use buffgreen::engine::{Engine, GoRequest, StartPosition};
 use buffgreen::search::{Limits, Score, SearchEvent};
 use buffgreen::tablebase::build::{build, BuildOptions};
 use buffgreen::tablebase::{Tablebase, TbError, Value};
-use buffgreen_testkit::process::succeed;
 
+use crate::consistency::verify_line;
 use crate::tables;
 
 const ENGLISH: Rules = Rules {
@@ -108,17 +107,7 @@ fn small_losing_tables_pass_verify() {
              (BackwardCapture=true LongKings=true DrawHalfMoves=80 Losing=true)",
         ),
     ] {
-        let dir = tables(3, &rules);
-        let out = succeed(
-            Command::new(env!("CARGO_BIN_EXE_buffgreen"))
-                .args(["tb", "verify", "--threads", "2", "--dir"])
-                .arg(&dir),
-            "tb verify",
-        );
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        // The line ends with the time taken.
-        let head = text.rsplit_once(", ").map_or(text.as_str(), |(h, _)| h);
-        assert_eq!(head, line);
+        assert_eq!(verify_line(3, &rules), line);
     }
 }
 
