@@ -135,7 +135,7 @@ impl Tables {
             let v = if has_moves(&next, rules) {
                 self.exact(&next, after)?
             } else {
-                Value::Loss(0)
+                self.tb.stuck()
             };
             let cost = |d: u32| if after == 0 { 1 } else { d + 1 };
             // The key orders the moves that keep the result, best first.

@@ -4,14 +4,16 @@
 //! crown keeps the material), and every capture or crowning leads to a slice built earlier.
 //! So each slice is solved on its own, reading the finished slices for its zeroing moves:
 //! 1. Every position is valued from its zeroing moves alone ([`one_step`] with the moves
-//!    inside the slice still unknown): no move is `loss 0`, a zeroing move into a loss is
-//!    `win 1`, only zeroing moves and all into wins is `loss 1`.
+//!    inside the slice still unknown): no move is `loss 0` (`win 0` under losing rules), a
+//!    zeroing move into a loss is `win 1`, only zeroing moves and all into wins is `loss 1`.
 //!    Each unresolved position also gets a count of its moves inside the slice (or a count
 //!    that never runs out, when a zeroing move reaches a draw).
 //! 2. Level by level, `k = 1, 2, ...`: every unresolved predecessor (by an un-move) of a
 //!    `loss k-1` is a `win k`; every unresolved predecessor of a `win k-1` has its count
 //!    lowered, and the one whose count reaches 0 (all its moves now lose, the slowest in
-//!    `k - 1` plies) is a `loss k`. Level `k` reads only levels below
+//!    `k - 1` plies) is a `loss k`. (Distance 0 is the side without a move: `loss 0`, whose
+//!    predecessors win, or under losing rules `win 0`, whose predecessors count down.) Level
+//!    `k` reads only levels below
 //!    `k`, so the threads of a level write without conflict. It stops at `D`, or when a level
 //!    past the first adds nothing. What is left unresolved is a draw.
 //!
@@ -101,9 +103,6 @@ pub struct BuildReport {
 
 /// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`.
 pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<BuildReport, TbError> {
-    if opts.rules.losing {
-        return Err(TbError::Losing);
-    }
     if opts.rules.draw_half_moves > MAX_DISTANCE {
         return Err(TbError::DrawRuleTooLong(opts.rules.draw_half_moves));
     }
@@ -139,7 +138,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         let memory = store.bytes() + 2 * halves * size;
         report.peak_memory = report.peak_memory.max(memory);
         let data = solve_slice(material, &opts.rules, &store, opts.threads, on_event)?;
-        let counts = count(&data);
+        let counts = count(&data, opts.rules.losing);
         let bytes = format::write(&opts.dir, material, &opts.rules, &data)?;
         debug_assert_eq!(format::path_of(&opts.dir, material), path);
         report.built += 1;
@@ -155,11 +154,11 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
     Ok(report)
 }
 
-/// Wins, losses and draws among the entries.
-fn count(data: &[u8]) -> [u64; 3] {
+/// Wins, losses and draws among the entries (of a table of losing checkers: `losing`).
+fn count(data: &[u8], losing: bool) -> [u64; 3] {
     let mut c = [0u64; 3];
     for &b in data {
-        c[match Value::from_code(b) {
+        c[match Value::from_code(b, losing) {
             Value::Win(_) => 0,
             Value::Loss(_) => 1,
             Value::Draw => 2,
@@ -295,8 +294,11 @@ fn solve_slice(
 
     for k in 1..=limit {
         let added = AtomicU64::new(0);
-        let lost = Value::Loss(k - 1).code();
-        let won = Value::Win(k - 1).code();
+        // The entries of distance k - 1 this level reads: for k = 1 only the side without a
+        // move, which loses (normal rules) or wins (losing rules).
+        let stuck = k == 1;
+        let lost = (!stuck || !rules.losing).then(|| Value::Loss(k - 1).code());
+        let won = (!stuck || rules.losing).then(|| Value::Win(k - 1).code());
         let win_k = Value::Win(k).code();
         let loss_k = Value::Loss(k).code();
         parallel(
@@ -306,8 +308,8 @@ fn solve_slice(
                 let mut new = 0;
                 for g in range {
                     let (h, i) = work.split(g);
-                    let code = work.halves[h].2[i as usize].load(Ordering::Relaxed);
-                    if code != lost && (k < 2 || code != won) {
+                    let code = Some(work.halves[h].2[i as usize].load(Ordering::Relaxed));
+                    if code != lost && code != won {
                         continue;
                     }
                     let Some(pos) = work.position(h, i) else {

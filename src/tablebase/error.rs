@@ -74,9 +74,6 @@ pub enum TbError {
     /// A draw rule longer than an entry can count.
     #[error("DrawHalfMoves {0} is above 127, the longest distance a table entry holds")]
     DrawRuleTooLong(u32),
-    /// Tables hold normal results; the losing variant has none.
-    #[error("no tables for losing checkers: tables hold the results of normal checkers")]
-    Losing,
     /// A distance does not fit an entry.
     #[error("slice {0}: a distance exceeds 127 plies, which entries cannot hold")]
     TooDeep(String),

@@ -1,13 +1,14 @@
 //! Slice files: a 64-byte header, then one byte per position.
 //!
 //! Header (little-endian): magic `BGTBASE\x1a` (8 bytes), format version (u32), rule switches
-//! (u32: bit 0 `BackwardCapture`, bit 1 `LongKings`), `DrawHalfMoves` (u32), the material of
-//! the first half (4 bytes: Black men, Black kings, White men, White kings), the number of
-//! halves (u32: 2, or 1 when the material is its own mirror), positions per half (u64), a
-//! checksum of the header (with this field zero) and every entry (u64), zero padding. Then
+//! (u32: bit 0 `BackwardCapture`, bit 1 `LongKings`, bit 2 `Losing`), `DrawHalfMoves` (u32),
+//! the material of the first half (4 bytes: Black men, Black kings, White men, White kings),
+//! the number of halves (u32: 2, or 1 when the material is its own mirror), positions per half
+//! (u64), a checksum of the header (with this field zero) and every entry (u64), zero padding.
+//! Then
 //! each half's entries in index order: half 0 is the material with Black to move, half 1 its
 //! mirror with Black to move (that is, the material with White to move, turned round).
-//! Entry bytes are [`crate::tablebase::Value::code`]s.
+//! Entry bytes are [`crate::tablebase::Value::code`]s, read by the header's `Losing` bit.
 //!
 //! A file is checked whole (magic, version, length, checksum, header against its name) before
 //! any entry is used, so a truncated, corrupt or foreign file is refused with an error instead

@@ -9,6 +9,11 @@
 //! - `loss d`: the same for the opponent (`loss 0`: the side to move has no move).
 //! - `draw`: neither side can force such an event within `D` plies (or ever, with `D` = 0).
 //!
+//! Tables of losing checkers (`Rules::losing`, a header flag) hold the same values by the
+//! losing results: a side without a move has won (`win 0`, stored in the byte that means
+//! `loss 0` in a normal table: see [`solve::STUCK`]), and a winning conversion is one after
+//! which the position is won by those results. A table is opened only for its own rules.
+//!
 //! Layout: [`material`] names the slices and orders them; [`index`] numbers the positions of
 //! a slice; [`unmove`] generates predecessors; [`solve`] is the one-step rule shared by the
 //! builder and the verifier; `store` holds the finished slices a build reads; [`build`] runs the retrograde analysis; [`format`] reads and

@@ -130,10 +130,10 @@ impl Tablebase {
     }
 
     /// The table's value of `pos` (at clock 0; see [`Value::at_clock`]). A position whose side
-    /// to move has no move is `loss 0` without a table.
+    /// to move has no move is [`Tablebase::stuck`] without a table.
     pub fn probe(&self, pos: &Position) -> Result<Value, TbError> {
         if !has_moves(pos, &self.rules) {
-            return Ok(Value::Loss(0));
+            return Ok(self.stuck());
         }
         if !self.covers(pos) {
             return Err(TbError::NotCovered(fen::write(pos)));
@@ -151,7 +151,13 @@ impl Tablebase {
         };
         let i = h as u64 * slice.halves[0].1.size() + index.index(&masks);
         let code = entries.get(i as usize).copied().unwrap_or(0);
-        Ok(Value::from_code(code))
+        Ok(Value::from_code(code, self.rules.losing))
+    }
+
+    /// The value of a position whose side to move has no move: `loss 0`, or `win 0` in
+    /// tables of losing checkers.
+    pub fn stuck(&self) -> Value {
+        Value::stuck(self.rules.losing)
     }
 
     /// The result of `pos` at no-progress clock `clock`.

@@ -8,46 +8,68 @@ use crate::board::{generate_moves, MoveList, Position, Rules};
 /// The largest distance an entry can hold.
 pub const MAX_DISTANCE: u32 = 127;
 
+/// The entry byte of a position whose side to move has no legal move: `loss 0` in a table of
+/// normal checkers, `win 0` in one of losing checkers (the rules of the table say which; no
+/// table holds both, and no other value has a distance of 0).
+pub const STUCK: u8 = 128;
+
 /// The result of a position for the side to move, as a table stores it (clock 0 and beyond:
 /// see [`Value::at_clock`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Value {
-    /// The side to move forces a winning conversion within this many plies.
+    /// The side to move forces a winning conversion within this many plies (0: it has no
+    /// move, under losing rules).
     Win(u32),
-    /// The opponent forces one within this many plies (0: the side to move has no move).
+    /// The opponent forces one within this many plies (0: the side to move has no move,
+    /// under normal rules).
     Loss(u32),
     /// Neither side can force one within the draw rule.
     Draw,
 }
 
 impl Value {
-    /// The entry byte: 0 draw, 1..=127 win in that many plies, 128 + d loss in d plies.
+    /// The value of a position whose side to move has no legal move: `loss 0`, or under
+    /// `losing` rules `win 0`.
+    #[inline]
+    pub const fn stuck(losing: bool) -> Value {
+        if losing {
+            Value::Win(0)
+        } else {
+            Value::Loss(0)
+        }
+    }
+
+    /// The entry byte: 0 draw, 1..=127 win in that many plies, 128 + d loss in d plies, and
+    /// [`STUCK`] (128) for either value of a side without a move (`loss 0`, `win 0`).
     #[inline]
     pub const fn code(self) -> u8 {
         match self {
             Value::Draw => 0,
+            Value::Win(0) => STUCK,
             Value::Win(d) => d as u8,
             Value::Loss(d) => 128 + d as u8,
         }
     }
 
-    /// The value of an entry byte.
+    /// The value of an entry byte of a table of normal (`losing` false) or losing checkers:
+    /// the two differ only in what [`STUCK`] means.
     #[inline]
-    pub const fn from_code(code: u8) -> Value {
+    pub const fn from_code(code: u8, losing: bool) -> Value {
         match code {
             0 => Value::Draw,
             1..=127 => Value::Win(code as u32),
+            STUCK => Value::stuck(losing),
             _ => Value::Loss(code as u32 - 128),
         }
     }
 
     /// The result at no-progress clock `clock` under draw rule `draw_half_moves` (0 = none):
     /// a win or loss in `d` holds iff `d <= D - clock`, otherwise the position is a draw. A
-    /// position without a move is lost at every clock.
+    /// position without a move is decided at every clock (lost, or won under losing rules).
     pub fn at_clock(self, clock: u32, draw_half_moves: u32) -> Value {
         let left = draw_half_moves.saturating_sub(clock);
         match self {
-            Value::Loss(0) => self,
+            Value::Loss(0) | Value::Win(0) => self,
             Value::Win(d) | Value::Loss(d) if draw_half_moves > 0 && d > left => Value::Draw,
             v => v,
         }
@@ -79,7 +101,8 @@ pub fn distance_limit(draw_half_moves: u32) -> u32 {
 /// entry of the position after a move (`zeroing`: the move captured or crowned, so the clock
 /// restarts at 0 there). A move into a loss in `d'` wins in 1 if it zeroes, else in `d' + 1`;
 /// the side to move wins by its fastest such move, and loses only if every move leads to a
-/// win of the opponent, by the slowest. Distances beyond `limit` are draws.
+/// win of the opponent, by the slowest. Distances beyond `limit` are draws. A position
+/// without a move is [`Value::stuck`] under `rules`.
 pub fn one_step(
     pos: &Position,
     rules: &Rules,
@@ -89,7 +112,7 @@ pub fn one_step(
 ) -> Value {
     generate_moves(pos, rules, list);
     if list.is_empty() {
-        return Value::Loss(0);
+        return Value::stuck(rules.losing);
     }
     let mut best_win = u32::MAX;
     let mut all_lose = true;
@@ -99,7 +122,7 @@ pub fn one_step(
         let mut next = *pos;
         next.play_unchecked(*mv);
         let cost = |d: u32| if zeroing { 1 } else { d + 1 };
-        match Value::from_code(lookup(&next, zeroing)) {
+        match Value::from_code(lookup(&next, zeroing), rules.losing) {
             Value::Loss(d) => {
                 let c = cost(d);
                 if c <= limit {
@@ -127,9 +150,15 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
-        for code in 0..=255u8 {
-            assert_eq!(Value::from_code(code).code(), code);
+        for losing in [false, true] {
+            for code in 0..=255u8 {
+                assert_eq!(Value::from_code(code, losing).code(), code);
+            }
         }
+        assert_eq!(Value::from_code(STUCK, false), Value::Loss(0));
+        assert_eq!(Value::from_code(STUCK, true), Value::Win(0));
+        assert_eq!(Value::from_code(129, true), Value::Loss(1));
+        assert_eq!(Value::from_code(1, true), Value::Win(1));
     }
 
     #[test]
@@ -138,6 +167,8 @@ mod tests {
         assert_eq!(Value::Win(11).at_clock(70, 80), Value::Draw);
         assert_eq!(Value::Loss(4).at_clock(77, 80), Value::Draw);
         assert_eq!(Value::Loss(0).at_clock(80, 80), Value::Loss(0));
+        assert_eq!(Value::Win(0).at_clock(80, 80), Value::Win(0));
+        assert_eq!(Value::Win(0).at_clock(500, 80), Value::Win(0));
         assert_eq!(Value::Win(99).at_clock(500, 0), Value::Win(99));
         assert_eq!(Value::Win(1).to_string(), "win 1");
     }

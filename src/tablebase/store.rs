@@ -10,7 +10,8 @@ use crate::board::{Position, Rules};
 use crate::tablebase::format;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
-use crate::tablebase::{Material, TbError, Value};
+use crate::tablebase::solve::STUCK;
+use crate::tablebase::{Material, TbError};
 
 /// Where the entries of one material (Black to move) are.
 struct Slot {
@@ -67,12 +68,13 @@ impl Store {
     }
 
     /// The entry of `pos` (either side to move); `None` when its slice is not loaded. A side
-    /// to move without pieces has lost.
+    /// to move without pieces has no move: [`STUCK`], which means lost, or won under losing
+    /// rules.
     #[inline]
     pub(crate) fn code(&self, pos: &Position) -> Option<u8> {
         let masks = Masks::of(pos);
         if masks.bmen | masks.bkings == 0 {
-            return Some(Value::Loss(0).code());
+            return Some(STUCK);
         }
         let mat = Material::of(&masks);
         let slot = self.slots.get(mat.code())?.as_ref()?;

@@ -87,7 +87,7 @@ pub fn verify(
             let (fen, stored, expected) = match pos {
                 Some(p) => (
                     crate::board::fen::write(&p),
-                    store.code(&p).map(Value::from_code),
+                    store.code(&p).map(|c| Value::from_code(c, rules.losing)),
                     one_step(&p, &rules, limit, &mut list, |q, _| {
                         store.code(q).unwrap_or(0)
                     }),

@@ -1,5 +1,6 @@
 //! Every position of up to three pieces, under all four rule settings, with the draw rule at
 //! 80 and off: the built tables give exactly the independent solver's result and distance.
+//! Likewise under losing rules, English and Buff and Green.
 
 use buffgreen::board::Rules;
 use buffgreen::tablebase::{Tablebase, Value};
@@ -26,9 +27,10 @@ fn check(graph: &Graph, solved: &[Solved], rules: &Rules) {
         assert_eq!(
             got,
             expected(*s),
-            "{pos:?} under {} DrawHalfMoves={}",
+            "{pos:?} under {} DrawHalfMoves={} Losing={}",
             rules_name(rules),
-            rules.draw_half_moves
+            rules.draw_half_moves,
+            rules.losing
         );
         wins += usize::from(s.sign == 1);
     }
@@ -38,10 +40,21 @@ fn check(graph: &Graph, solved: &[Solved], rules: &Rules) {
 
 #[test]
 fn three_pieces_agree_with_the_independent_solver() {
+    agree(&Rules::ALL);
+}
+
+#[test]
+fn three_pieces_of_losing_checkers_agree_with_the_independent_solver() {
+    agree(&[Rules::ENGLISH, Rules::BUFF_AND_GREEN].map(|r| Rules { losing: true, ..r }));
+}
+
+/// The tables of up to three pieces under each of `settings`, with the draw rule at 80 and
+/// off, against the independent solver.
+fn agree(settings: &[Rules]) {
     let boards = all_boards();
     assert_eq!(boards.len(), 2 * (3_488 + 196_032));
     // Two rule settings at a time: each graph holds a few hundred MB.
-    for pair in Rules::ALL.chunks(2) {
+    for pair in settings.chunks(2) {
         std::thread::scope(|s| {
             for &rules in pair {
                 let boards = boards.clone();

@@ -7,8 +7,10 @@ use buffgreen_testkit::process::succeed;
 
 use crate::tables;
 
-fn verify_line(rules: &Rules) -> String {
-    let dir = tables(4, rules);
+/// The line `tb verify` prints on the tables of up to `pieces` pieces under `rules`, without
+/// the time taken.
+pub fn verify_line(pieces: u32, rules: &Rules) -> String {
+    let dir = tables(pieces, rules);
     let out = succeed(
         Command::new(env!("CARGO_BIN_EXE_buffgreen"))
             .args(["tb", "verify", "--threads", "2", "--dir"])
@@ -24,11 +26,11 @@ fn verify_line(rules: &Rules) -> String {
 #[test]
 fn four_piece_tables_pass_verify() {
     assert_eq!(
-        verify_line(&Rules::BUFF_AND_GREEN),
+        verify_line(4, &Rules::BUFF_AND_GREEN),
         "ok: 23 slices, 6408836 positions consistent (BackwardCapture=true LongKings=true DrawHalfMoves=80)"
     );
     assert_eq!(
-        verify_line(&Rules::ENGLISH),
+        verify_line(4, &Rules::ENGLISH),
         "ok: 23 slices, 6408836 positions consistent (BackwardCapture=false LongKings=false DrawHalfMoves=80)"
     );
 }

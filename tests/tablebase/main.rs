@@ -7,6 +7,7 @@ mod agreement;
 use buffgreen_testkit::reference as common;
 mod consistency;
 mod labels;
+mod losing;
 use buffgreen_testkit::protocol as protocol_support;
 mod scenarios;
 mod search;
@@ -22,10 +23,11 @@ use buffgreen::tablebase::build::{build, BuildOptions};
 /// in a directory of the test target, and returns it.
 pub fn tables(pieces: u32, rules: &Rules) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "tb-{pieces}-{}{}-{}",
+        "tb-{pieces}-{}{}-{}{}",
         u8::from(rules.backward_capture),
         u8::from(rules.long_kings),
-        rules.draw_half_moves
+        rules.draw_half_moves,
+        if rules.losing { "-losing" } else { "" }
     ));
     let opts = BuildOptions {
         dir: dir.clone(),

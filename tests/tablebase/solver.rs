@@ -6,6 +6,8 @@
 //!   unless it leaves the opponent without a move), from `c = D` down to 0, material group by
 //!   material group (zeroing moves lead to groups with fewer pieces, or fewer men).
 //! - Without one, the distance to a winning conversion by Jacobi iteration to a fixed point.
+//!
+//! Under losing rules (`Rules::losing`) a side without a move, blocked or without pieces, wins.
 
 use std::collections::HashMap;
 
@@ -38,6 +40,8 @@ pub struct Graph {
     edges: Vec<Vec<Edge>>,
     /// Position numbers in the order groups must be solved: (pieces, men) ascending.
     order: Vec<Vec<usize>>,
+    /// The result, +1 or -1, of a side to move without a move: -1, or +1 under losing rules.
+    stuck: i8,
 }
 
 /// A result: +1 win, 0 draw, -1 loss for the side to move, with the distance.
@@ -152,6 +156,7 @@ impl Graph {
             boards,
             edges,
             order,
+            stuck: if rules.losing { 1 } else { -1 },
         }
     }
 
@@ -169,14 +174,14 @@ impl Graph {
                 for &p in group {
                     let edges = &self.edges[p];
                     let value = if edges.is_empty() {
-                        -1
+                        self.stuck
                     } else if c == width - 1 {
                         0
                     } else {
                         edges
                             .iter()
                             .map(|e| match (e.to, e.zeroing) {
-                                (Target::Wiped, _) => 1,
+                                (Target::Wiped, _) => -self.stuck,
                                 (Target::Board(q), true) => -v[q],
                                 (Target::Board(q), false) => -v[(c + 1) * n + q],
                             })
@@ -228,13 +233,16 @@ impl Graph {
                     .map(|&p| {
                         let edges = &self.edges[p];
                         if edges.is_empty() {
-                            return Solved { sign: -1, d: 0 };
+                            return Solved {
+                                sign: self.stuck,
+                                d: 0,
+                            };
                         }
                         let mut win: Option<u32> = None;
                         let mut loss = Some(0u32);
                         for e in edges {
                             let (sign, d) = match e.to {
-                                Target::Wiped => (-1, 0),
+                                Target::Wiped => (self.stuck, 0),
                                 Target::Board(q) => (val[q].sign, val[q].d),
                             };
                             let cost = if e.zeroing { 1 } else { d + 1 };
