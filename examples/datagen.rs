@@ -16,8 +16,14 @@
 //! tables (a random move among those that keep the result, the fastest conversions of a
 //! win), are labelled by the tables' result of each position itself (source `table`).
 //!
+//! With `tables=DIR` and `play-out`, the game is not ended there: the engine (searching
+//! without the tables) plays it to its end, every position the tables cover is labelled by the
+//! tables' result of itself, and the positions before the first covered one by that one's
+//! result. So the endings the engine plays by its evaluation when it has no tables are in the
+//! data, with exact labels.
+//!
 //! `cargo run --release --example datagen -- GAMES NODES THREADS OUT [RANDOM_PLIES] [SEED]
-//! [english] [losing] [tables=DIR] [tabled-plies=N]`
+//! [english] [losing] [tables=DIR] [tabled-plies=N] [play-out]`
 //!
 //! Output: one line a position in the format of [`buffgreen::tools::texel`]:
 //! `FEN<TAB>clock<TAB>result<TAB>source`, the result from Black's view (`1`, `0.5`, `0`).
@@ -91,6 +97,7 @@ fn main() {
         }
     });
     let tables = tables.as_ref();
+    let play_out = keyword("play-out").is_some();
     let openings: Vec<_> = match openings::load(deck, &rules) {
         Ok(list) => list.iter().map(|o| *o.game.position()).collect(),
         Err(e) => {
@@ -144,15 +151,30 @@ fn main() {
                     searcher.new_game();
                     let mut seen = Vec::new();
                     let mut adjudicated = None;
+                    // Played out: the covered positions, each with its own tables' label.
+                    let mut covered = Vec::new();
                     while game.result() == GameResult::Ongoing {
                         let (pos, clock) = (*game.position(), game.clock());
                         if let Some(t) = tables.filter(|t| t.covers(&pos)) {
-                            adjudicated = texel::table_label(t.tablebase(), &pos, clock);
-                            if adjudicated.is_some() {
+                            let label = texel::table_label(t.tablebase(), &pos, clock);
+                            if play_out {
+                                if let Some(black) = label {
+                                    adjudicated = adjudicated.or(label);
+                                    covered.push(Labelled {
+                                        pos,
+                                        clock,
+                                        black,
+                                        source: Source::Table,
+                                    });
+                                }
+                            } else if label.is_some() {
+                                adjudicated = label;
                                 break;
                             }
                         }
-                        seen.push((pos, clock));
+                        if covered.is_empty() {
+                            seen.push((pos, clock));
+                        }
                         let found = searcher.search(&game, &limits, &control, &mut |_| {});
                         let Some(mv) = found.best else { break };
                         if !game.play(mv) {
@@ -175,7 +197,9 @@ fn main() {
                             source: Source::Game,
                         })
                         .collect();
-                    if let (Some(t), Some(_)) = (tables, adjudicated) {
+                    if play_out {
+                        lines.append(&mut covered);
+                    } else if let (Some(t), Some(_)) = (tables, adjudicated) {
                         lines.extend(tabled_line(t, &mut game, &mut rng, tabled_plies));
                     }
                     let slot = if black == 1.0 {

@@ -12,7 +12,8 @@
 //! endgame tables (source `table`) is fitted to the tables' exact result, the others to their
 //! game's outcome; the losses are also shown for each source apart.
 //!
-//! `cargo run --release --example tune -- FILE [EPOCHS] [L2] [english] [losing] [base]`
+//! `cargo run --release --example tune -- FILE [EPOCHS] [L2] [english] [losing] [base]
+//! [keep-scale]`
 //!
 //! `losing`: positions of losing checkers (`examples/datagen.rs ... losing`), fitted from the
 //! material vector of `losing_start` (no drawish divisor: material says nothing of draws
@@ -21,6 +22,11 @@
 //!
 //! `base` fits only the square, mobility and tempo parameters and leaves the patterns of
 //! [`buffgreen::search::knowledge`] as they are: what the same data gives without them.
+//!
+//! `keep-scale` fits at the logistic scale that suits the present parameters on this data
+//! instead of the search's: games of a short search are more decisive than the engine's at a
+//! real clock, and fitted at the search's scale every weight grows with that. So the fit
+//! changes how the terms weigh against each other and keeps the evaluation's overall size.
 //!
 //! Prints the loss of the present parameters, the best logistic scale for them, the fitted
 //! parameters as a Rust array, and the held-out loss of both.
@@ -176,18 +182,22 @@ fn main() {
         test.len()
     );
     let w0: Vec<f64> = start.iter().map(|&x| x as f64).collect();
-    let k = LOGISTIC_SCALE;
-    eprintln!(
-        "present parameters: loss {:.5} (held out {:.5})",
-        loss(train, &w0, k),
-        loss(test, &w0, k)
-    );
     let best_k = (40..=400)
         .step_by(10)
         .map(|k| (k, loss(train, &w0, k as f64)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map_or(120, |x| x.0);
     eprintln!("best logistic scale for them: {best_k}");
+    let k = if args.iter().skip(4).any(|a| a == "keep-scale") {
+        best_k as f64
+    } else {
+        LOGISTIC_SCALE
+    };
+    eprintln!(
+        "present parameters at scale {k}: loss {:.5} (held out {:.5})",
+        loss(train, &w0, k),
+        loss(test, &w0, k)
+    );
 
     // Adam over full batches; the L2 term pulls toward the present parameters so that rare
     // squares keep sane values.
