@@ -24,9 +24,11 @@
 //! [`buffgreen::search::knowledge`] as they are: what the same data gives without them.
 //!
 //! `keep-scale` fits at the logistic scale that suits the present parameters on this data
-//! instead of the search's: games of a short search are more decisive than the engine's at a
-//! real clock, and fitted at the search's scale every weight grows with that. So the fit
-//! changes how the terms weigh against each other and keeps the evaluation's overall size.
+//! instead of the search's: games of a short search, and the tables' exact labels, are more
+//! decisive than the engine's play at a real clock, and fitted at the search's scale every
+//! weight grows with that. So the fit starts from the present parameters' calibration; it can
+//! still change the evaluation's overall size (docs/results.md, "evaluation refit on two
+//! million played-out positions": it shrank it, and the size decided the match).
 //!
 //! Prints the loss of the present parameters, the best logistic scale for them, the fitted
 //! parameters as a Rust array, and the held-out loss of both.
