@@ -78,16 +78,15 @@ impl Chooser {
         if total == 0 {
             return None;
         }
+        // `r < total`, the sum of the weights: the walk always stops at a move.
         let mut r = rng(self.seed, pos).next_u64() % total;
-        let mut last = None;
-        for (c, w) in near_best(moves) {
+        near_best(moves).find_map(|(c, w)| {
             if r < w {
                 return Some(c);
             }
             r -= w;
-            last = Some(c);
-        }
-        last
+            None
+        })
     }
 
     /// How many of `moves` are within [`BOOK_MARGIN`] of the best.
