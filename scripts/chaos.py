@@ -130,6 +130,13 @@ class Chaos:
         self.send("go perft 1")
         self.send("d")
         seen = self.sync()
+        # `isready` is answered at once while a perft runs, and its lines come when it ends:
+        # they may follow the `readyok`.
+        if not any(l.startswith("Nodes searched:") for l in seen):
+            try:
+                self.e.wait_for(lambda l: l.startswith("Nodes searched:"), timeout=60, seen=seen)
+            except EngineError as err:
+                raise Failure(f"perft: {err}; seen {seen}")
         legal = [l.split(":")[0] for l in seen if l and l[0].isdigit() and l.endswith(": 1")]
         result = [l for l in seen if l.startswith("Result: ")]
         fen = [l for l in seen if l.startswith("Fen: ")]

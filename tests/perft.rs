@@ -90,6 +90,23 @@ fn divide_sums_to_perft() {
     }
 }
 
+/// Threaded divide ends on positions with nothing to split: no moves at the root, or root
+/// moves after which the other side has none (the queue of subtrees empties).
+#[test]
+fn threaded_divide_ends_when_the_moves_run_out() {
+    let no_moves = fen::parse("B:W26:B").expect("valid FEN");
+    let wipe_out = fen::parse("W:W26:B14,15,22,23").expect("valid FEN");
+    for threads in [2, 3] {
+        assert!(divide(&no_moves, &Rules::default(), 6, threads).is_empty());
+        let parts = divide(&wipe_out, &Rules::default(), 6, threads);
+        let counts: Vec<u64> = parts.iter().map(|(_, n)| *n).collect();
+        assert_eq!(counts, [0, 0], "threads {threads}");
+        let parts = divide(&wipe_out, &Rules::default(), 1, threads);
+        let counts: Vec<u64> = parts.iter().map(|(_, n)| *n).collect();
+        assert_eq!(counts, [1, 1], "threads {threads}");
+    }
+}
+
 /// The table gives the table-free counts exactly: per root move, on one and two threads, with a
 /// table small enough (1 MiB) that entries are replaced all the time, and with one table kept
 /// across depths so that later calls hit entries stored by earlier ones.

@@ -175,7 +175,12 @@ fn split(pos: &Position, rules: &Rules, roots: &MoveList, depth: u32, wanted: us
         })
         .collect();
     let mut list = MoveList::new();
-    while items.len() < wanted && items.iter().all(|i| i.depth >= MIN_ITEM_DEPTH) {
+    // An empty queue (no moves at the root, or none a ply deeper) has nothing to split: without
+    // this check `all` of nothing is true and the loop would never end.
+    while !items.is_empty()
+        && items.len() < wanted
+        && items.iter().all(|i| i.depth >= MIN_ITEM_DEPTH)
+    {
         let mut deeper = Vec::with_capacity(items.len() * 8);
         for item in &items {
             generate_moves(&item.pos, rules, &mut list);
