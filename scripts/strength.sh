@@ -8,7 +8,7 @@
 #
 # Ours gets `go movetime 20` with MoveOverhead 0, so it really thinks 20 ms; the baseline
 # (`option.PlainUct=true`) gets `go nodes 20000` and ignores clocks. This script measures
-# strength, not time discipline (scripts/movetime.py does that), so the referee's tolerance
+# strength, not time discipline (lab/movetime.py does that), so the referee's tolerance
 # is widened to 50 ms: on a loaded machine a CPU-bound search can be descheduled for longer
 # than the default 10 ms, which would turn scheduler noise into forfeits.
 # Extra arguments are passed on (e.g. -- --games 100 --sprt ...); CONCURRENCY (default 2)

@@ -31,7 +31,7 @@ enum Cmd {
     /// signature of search behaviour, the rate a speed figure.
     Bench(BenchArgs),
     /// Play a match between engines.
-    Match(buffgreen::tourney::MatchArgs),
+    Match(buffgreen_tourney::MatchArgs),
     /// Speak the Hub protocol (Scan's; pydraughts, lidraughts-bot) on stdin/stdout.
     Hub,
     /// Endgame tablebases: build, probe, verify.
@@ -40,7 +40,7 @@ enum Cmd {
     Book(buffgreen::book::cli::BookArgs),
     /// Search test positions (`FEN ; bm <moves> ; id <name>`) and count the solved ones; exit
     /// status: the unsolved count (at most 100), 101 on a bad file.
-    Suite(buffgreen::tools::suite::SuiteArgs),
+    Suite(buffgreen_tourney::suite::SuiteArgs),
 }
 
 #[derive(Args)]
@@ -109,11 +109,11 @@ fn main() -> ExitCode {
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some(Cmd::Suite(a)) => {
-            let code = buffgreen::tools::suite::run(&a);
+            let code = buffgreen_tourney::suite::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some(Cmd::Match(a)) => {
-            let code = buffgreen::tourney::run(&a);
+            let code = buffgreen_tourney::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
         }
     }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use buffgreen::board::{fen, Game, Rules};
 use buffgreen::tablebase::{Tablebase, Value};
-use buffgreen::tourney::pdn::{self, PdnGame};
-use buffgreen::tourney::stats::{fmt_err, Record};
+use buffgreen_tourney::pdn::{self, PdnGame};
+use buffgreen_tourney::stats::{fmt_err, Record};
 
 mod match_support;
 use match_support::{assert_refused, match_of, run, BIN};

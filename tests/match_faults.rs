@@ -2,8 +2,8 @@
 //! played to its end by the rules; illegal moves, crashes, hangs, silence, stray replies and
 //! slow moves lose with the reason in the PDN Termination tag; SPRT stops a lopsided match.
 
-use buffgreen::tourney::{self, pdn, MatchArgs};
 use buffgreen_testkit::{assert_contains, assert_starts};
+use buffgreen_tourney::{self as tourney, pdn, MatchArgs};
 use clap::Parser;
 
 #[derive(Parser)]

@@ -7,7 +7,7 @@ use buffgreen_testkit::assert_contains;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use buffgreen::tourney::pdn;
+use buffgreen_tourney::pdn;
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/fake.sh");

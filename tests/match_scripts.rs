@@ -73,7 +73,7 @@ fn signature_script_compares_with_the_last_search_commit() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     };
     std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::create_dir_all(dir.join("src/search")).unwrap();
+    std::fs::create_dir_all(dir.join("engine/src/search")).unwrap();
     std::fs::copy(
         Path::new(ROOT).join("scripts/signature.sh"),
         dir.join("scripts/signature.sh"),
@@ -105,17 +105,27 @@ fn signature_script_compares_with_the_last_search_commit() {
         git(&["commit", "-qm", message]);
     };
     git(&["init", "-q"]);
-    commit("src/search/mod.rs", "1", "search: first\n\nBench: 4242");
+    std::fs::create_dir_all(dir.join("engine/src/eval")).unwrap();
+    commit(
+        "engine/src/search/mod.rs",
+        "1",
+        "search: first\n\nBench: 4241",
+    );
+    commit("engine/src/eval/mod.rs", "1", "eval: first\n\nBench: 4242");
     commit("other.txt", "x", "unrelated, no signature");
     let (code, out) = run();
     assert_eq!(code, Some(0), "{out}");
     assert_starts(&out, "signature ok: Bench: 4242 (commit ");
-    commit("src/search/mod.rs", "2", "search: second\n\nBench: 4243");
+    commit(
+        "engine/src/search/mod.rs",
+        "2",
+        "search: second\n\nBench: 4243",
+    );
     let (code, out) = run();
     assert_eq!(code, Some(1), "{out}");
     assert_starts(&out, "signature CHANGED: bench gives 4242, commit ");
     assert!(out.ends_with(" says Bench: 4243\n"), "{out}");
-    commit("src/search/mod.rs", "3", "search: third, unsigned");
+    commit("engine/src/search/mod.rs", "3", "search: third, unsigned");
     let (code, out) = run();
     assert_eq!(code, Some(2), "{out}");
     std::fs::remove_dir_all(dir).unwrap();

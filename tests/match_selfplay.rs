@@ -4,8 +4,8 @@
 use std::process::Command;
 
 use buffgreen::board::{GameResult, Rules};
-use buffgreen::tourney::pdn;
 use buffgreen::types::Color;
+use buffgreen_tourney::pdn;
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv");

@@ -5,7 +5,7 @@ use buffgreen_testkit::assert_starts;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use buffgreen::tourney::pdn;
+use buffgreen_tourney::pdn;
 
 mod match_support;
 use match_support::{assert_refused, match_of, run};

@@ -1,4 +1,4 @@
-//! CPU time, for the measuring examples: figures that do not depend on how busy the machine is.
+//! CPU time, for the lab programs: figures that do not depend on how busy the machine is.
 
 use std::time::Duration;
 

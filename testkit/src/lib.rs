@@ -1,5 +1,5 @@
 //! Test helpers of `buffgreen`, shared by its integration tests, fuzz targets and measuring
-//! examples.
+//! lab programs.
 //!
 //! - [`reference`]: a slow, independent reference move generator and random position makers.
 //! - [`fuzz`]: the checks behind the fuzz targets, replayed by `tests/fuzz_regressions.rs`.

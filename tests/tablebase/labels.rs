@@ -1,10 +1,10 @@
-//! The training labels of `buffgreen::tools::texel`: the tables' result of named endings from
+//! The training labels of `buffgreen_tune`: the tables' result of named endings from
 //! Black's view, at their clock, under both rule settings, and the line format datagen writes
 //! and tune reads.
 
 use buffgreen::board::{fen, Rules};
 use buffgreen::tablebase::Tablebase;
-use buffgreen::tools::texel::{parse_line, table_label, Labelled, Source};
+use buffgreen_tune::{parse_line, table_label, Labelled, Source};
 
 use crate::tables;
 

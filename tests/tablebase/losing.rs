@@ -44,7 +44,7 @@ fn named_losing_endings_have_exact_values() {
     // converts into an ending Black wins: loss in 2 (with flying kings, a win in 2 instead).
     assert_eq!(value(&en, "W:W32:B28", 0), Value::Loss(2));
     // Two short kings against one: Black forces its own lone-king win (the first losing entry
-    // of docs/results.md found it as `score mate 9` after 83,009 iterations).
+    // of docs/results/ found it as `score mate 9` after 83,009 iterations).
     assert_eq!(value(&en, "B:WK2:BK15,K29", 0), Value::Win(14));
     assert_eq!(value(&en, "W:WK2:BK15,K29", 0), Value::Loss(3));
     // The draw clock still draws: a win in 14 holds while 14 <= 80 - clock.

@@ -1,0 +1,60 @@
+//! The match runner's one error type: everything that stops a match before or while it runs.
+
+use thiserror::Error;
+
+/// Why a match (or a PDN check) cannot go on. Faults of an engine during a game are not errors:
+/// they lose that game (see [`super::referee::Termination`]).
+#[derive(Debug, Error)]
+pub enum TourneyError {
+    /// An `--engine` specification is malformed.
+    #[error("bad engine spec '{spec}': {why}")]
+    Spec {
+        /// The specification text.
+        spec: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A time control does not parse.
+    #[error("bad time control '{0}': expected moves/seconds+increment or seconds+increment, like 40/60+0.6 or 60+0.6")]
+    TimeControl(String),
+    /// The `--sprt` parameters do not parse or make no sense.
+    #[error("bad SPRT parameters '{text}': {why}")]
+    Sprt {
+        /// The parameters as given.
+        text: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The system error.
+        source: std::io::Error,
+    },
+    /// The openings cannot be had (a file, a line of it, or random openings).
+    #[error(transparent)]
+    Openings(#[from] buffgreen::openings::OpeningsError),
+    /// A PDN game does not read back.
+    #[error("PDN game {game}: {why}")]
+    Pdn {
+        /// 1-based game number in the file.
+        game: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// An engine program could not be started at all (not found, not executable).
+    #[error("cannot start engine '{name}' ({program}): {source}")]
+    Spawn {
+        /// The engine's name.
+        name: String,
+        /// The program.
+        program: String,
+        /// The system error.
+        source: std::io::Error,
+    },
+    /// The arguments contradict each other.
+    #[error("{0}")]
+    Config(String),
+}

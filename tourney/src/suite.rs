@@ -1,0 +1,439 @@
+//! `buffgreen suite FILE...`: searches test positions and counts those where the engine plays
+//! one of the best moves.
+//!
+//! Line format (as scripts/suite.sh had it): `FEN ; bm <move> [<move>...] ; id <name>` plus
+//! optional fields `rules default|english` and any others (`type`, `depth`, ... are ignored).
+//! Blank lines and lines starting with `#` are skipped. Every line is checked before any search:
+//! a bad FEN, a `bm` move that is not legal in the position, a position with no legal move or an
+//! unknown `rules` value is an error naming `file:line`, and nothing is searched. `bm` moves are
+//! compared as moves, not as text: a capture may be given by its ends (`9x25` for `9x18x25`)
+//! when that names one capture.
+//!
+//! The positions are searched in this process by the library's search, or with `--engine
+//! SPEC` by another engine program driven through the protocol by the match runner's engine
+//! code (`crate::tourney`): the same spec as `buffgreen match --engine`.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::adjudicate::ScoreRules;
+use crate::process::EngineProcess;
+use crate::referee::{self, RefereeConfig};
+use crate::spec::EngineSpec;
+use crate::tc::Limit;
+use buffgreen::board::{fen, notation, Game, Position, Rules};
+use buffgreen::cli::RuleFlags;
+use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
+use buffgreen::types::Move;
+
+/// The highest exit status: the number of unsolved positions, capped so that it stays clear of
+/// the statuses a shell gives signals (128 and above) and of [`EXIT_ERROR`].
+pub const MAX_UNSOLVED_STATUS: i32 = 100;
+
+/// The exit status of a suite that could not be run (unreadable file, bad line, bad `--json`).
+pub const EXIT_ERROR: i32 = 101;
+
+/// Command-line arguments of `buffgreen suite`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SuiteArgs {
+    /// Suite files (paths relative to the current directory).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Rules for every line; a line's own `rules` field overrides them.
+    #[command(flatten)]
+    pub rules: RuleFlags,
+    /// Iterations per position (the default limit: 20000).
+    #[arg(long, value_name = "N", conflicts_with = "movetime",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Time per position in milliseconds instead of an iteration limit.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, conflicts_with = "engine",
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Tree memory in MiB.
+    #[arg(long, default_value_t = 64, conflicts_with = "engine",
+          value_parser = clap::value_parser!(u32).range(1..=buffgreen::engine::MAX_HASH_MIB))]
+    pub hash: u32,
+    /// Random seed of the search (same seed and --nodes, same answers).
+    #[arg(long, default_value_t = 0, conflicts_with = "engine",
+          value_parser = clap::value_parser!(u64).range(0..=buffgreen::engine::MAX_SEED as u64))]
+    pub seed: u64,
+    /// Run the positions through this engine program instead of searching in this process:
+    /// an engine spec as `match --engine` takes it (`cmd=PROGRAM option.Hash=16 ...`;
+    /// `nodes=`/`movetime=` in it override --nodes/--movetime). Give it Threads, Hash and
+    /// Seed as options.
+    #[arg(long, value_name = "SPEC")]
+    pub engine: Option<String>,
+    /// With --engine: how long to wait in ms for `uciok`, `readyok` and a `bestmove` (past
+    /// the movetime).
+    #[arg(long, value_name = "MS", default_value_t = 10_000, requires = "engine")]
+    pub reply_timeout: u64,
+    /// Also write the results as JSON to this file: one object with `positions` (file, line,
+    /// id, rules, fen, bm, played, solved, nodes) and `solved`, `total`, `limit`.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+}
+
+/// Default iterations per position.
+pub const DEFAULT_NODES: u64 = 20_000;
+
+/// One checked line of a suite file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The file, as given.
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// The `id` field, or `line N`.
+    pub id: String,
+    /// The rules of this position.
+    pub rules: Rules,
+    /// The position.
+    pub position: Position,
+    /// The best moves, resolved to legal moves of the position.
+    pub best: Vec<Move>,
+}
+
+/// Reads and checks every line of `text` (from `file`); all errors, one per bad line, each
+/// starting `file:line: `.
+pub fn parse_suite(file: &str, text: &str, base: Rules) -> Result<Vec<Entry>, Vec<String>> {
+    let mut entries = Vec::new();
+    let mut errors = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match parse_line(line, base) {
+            Ok((id, rules, position, best)) => entries.push(Entry {
+                file: file.to_string(),
+                line: i + 1,
+                id: id.unwrap_or_else(|| format!("line {}", i + 1)),
+                rules,
+                position,
+                best,
+            }),
+            Err(why) => errors.push(format!("{file}:{}: {why}", i + 1)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(entries)
+    } else {
+        Err(errors)
+    }
+}
+
+type Parsed = (Option<String>, Rules, Position, Vec<Move>);
+
+fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
+    let mut fields = line.split(';').map(str::trim);
+    let fen_text = fields.next().unwrap_or("");
+    let position = fen::parse(fen_text).map_err(|e| format!("bad FEN '{fen_text}': {e}"))?;
+    let (mut bm, mut id, mut rules) = (None, None, base);
+    for field in fields {
+        let (key, value) = field.split_once(char::is_whitespace).unwrap_or((field, ""));
+        let value = value.trim();
+        match key {
+            "bm" => bm = Some(value),
+            "id" => id = Some(value.to_string()),
+            "rules" => {
+                rules = match value {
+                    "english" => Rules {
+                        backward_capture: false,
+                        long_kings: false,
+                        ..base
+                    },
+                    "default" => Rules {
+                        backward_capture: true,
+                        long_kings: true,
+                        ..base
+                    },
+                    _ => return Err(format!("unknown rules '{value}' (default or english)")),
+                }
+            }
+            _ => {}
+        }
+    }
+    let bm = bm
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| "no 'bm <move>' field".to_string())?;
+    if Game::new(position, 0, rules).legal_moves().is_empty() {
+        return Err("the side to move has no legal move".to_string());
+    }
+    let best = bm
+        .split_whitespace()
+        .map(|m| notation::parse_move(&position, &rules, m).map_err(|e| format!("bm {m}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((id, rules, position, best))
+}
+
+/// What one position gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The engine's move.
+    pub played: Option<Move>,
+    /// Iterations searched (with `--engine`: the last `nodes` it reported, if any).
+    pub nodes: Option<u64>,
+}
+
+impl Outcome {
+    /// Whether the move played is one of `entry`'s best moves.
+    pub fn solved(&self, entry: &Entry) -> bool {
+        self.played.is_some_and(|m| entry.best.contains(&m))
+    }
+}
+
+/// Searches one position with a fresh tree.
+pub fn search(entry: &Entry, config: &SearchConfig, limits: &Limits) -> Outcome {
+    let game = Game::new(entry.position, 0, entry.rules);
+    let mut searcher = Searcher::new(config);
+    let out = searcher.search(&game, limits, &Control::default(), &mut |_| {});
+    Outcome {
+        played: out.best,
+        nodes: Some(out.nodes),
+    }
+}
+
+/// Another engine program that searches the positions (`--engine`), started at the first
+/// position and again after it fails.
+struct External {
+    spec: EngineSpec,
+    limit: Limit,
+    cfg: RefereeConfig,
+    process: Option<EngineProcess>,
+    /// It started once: a later failure to start is its fault, not a bad `--engine`.
+    started: bool,
+}
+
+impl External {
+    fn new(a: &SuiteArgs, text: &str, limit: Limit) -> Result<External, String> {
+        let spec = EngineSpec::parse(text, "").map_err(|e| e.to_string())?;
+        let limit = match spec.limit.unwrap_or(limit) {
+            Limit::Clock(_) => {
+                return Err(format!(
+                    "--engine {text}: a suite takes nodes= or movetime=, not a clock"
+                ))
+            }
+            l => l,
+        };
+        let wait = Duration::from_millis(a.reply_timeout.max(1));
+        Ok(External {
+            spec,
+            limit,
+            cfg: RefereeConfig {
+                rules: Rules::default(),
+                // A suite judges moves, not time: a slow answer is waited for.
+                margin: wait,
+                reply_timeout: wait,
+                adjudicate_draw_after: None,
+                score_rules: ScoreRules::default(),
+                tablebase: None,
+                log: None,
+            },
+            process: None,
+            started: false,
+        })
+    }
+
+    /// The engine's move for `entry`; a failure on this position is a warning and no move.
+    /// `Err` when the program cannot be run at all: the suite stops.
+    fn search(&mut self, entry: &Entry) -> Result<Outcome, String> {
+        Ok(self.try_search(entry)?.unwrap_or_else(|why| {
+            eprintln!("warning: {}:{}: {why}", entry.file, entry.line);
+            Outcome {
+                played: None,
+                nodes: None,
+            }
+        }))
+    }
+
+    /// [`External::search`], with why this position has no move as the inner `Err`.
+    fn try_search(&mut self, entry: &Entry) -> Result<Result<Outcome, String>, String> {
+        self.cfg.rules = entry.rules;
+        let p = match self.process.take().filter(EngineProcess::alive) {
+            Some(p) => p,
+            None => match referee::start_engine(&self.spec, &self.cfg) {
+                Ok(Ok(p)) => p,
+                Ok(Err((fault, what))) => return Ok(Err(format!("no {what}: {fault}"))),
+                Err(e) if self.started => return Ok(Err(e.to_string())),
+                Err(e) => return Err(e.to_string()),
+            },
+        };
+        self.started = true;
+        let p = self.process.insert(p);
+        let options = referee::rules_options(&entry.rules);
+        for (name, value) in options {
+            let _ = p.send(&format!("setoption name {name} value {value}"));
+        }
+        let _ = p.send("ucinewgame");
+        let game = Game::new(entry.position, 0, entry.rules);
+        let reply = match referee::search_position(p, &self.cfg, &self.limit, &game) {
+            Ok(r) => r,
+            Err(t) => return Ok(Err(t.describe(&entry.rules))),
+        };
+        let played = notation::parse_move(&entry.position, &entry.rules, &reply.text)
+            .map_err(|e| format!("bestmove {}: {e}", reply.text));
+        Ok(played.map(|m| Outcome {
+            played: Some(m),
+            nodes: reply.nodes,
+        }))
+    }
+}
+
+/// The library's limits for a suite's `limit` (nodes or movetime).
+fn limits_of(limit: Limit) -> Limits {
+    match limit {
+        Limit::MoveTime(d) => Limits::movetime(d),
+        Limit::Nodes(n) => Limits::nodes(n),
+        Limit::Clock(_) => Limits::nodes(DEFAULT_NODES),
+    }
+}
+
+/// The limit as the `Solved:` line names it.
+fn limit_text(limit: Limit) -> String {
+    match limit {
+        Limit::MoveTime(d) => format!("movetime {} ms", d.as_millis()),
+        Limit::Nodes(n) => format!("nodes {n}"),
+        Limit::Clock(tc) => tc.to_string(),
+    }
+}
+
+fn rules_name(r: &Rules) -> &'static str {
+    match (r.backward_capture, r.long_kings) {
+        (false, false) => "english",
+        (true, true) => "default",
+        _ => "custom",
+    }
+}
+
+/// Runs `buffgreen suite`; returns the exit status (see [`MAX_UNSOLVED_STATUS`],
+/// [`EXIT_ERROR`]).
+pub fn run(a: &SuiteArgs) -> i32 {
+    let mut entries = Vec::new();
+    let mut errors = Vec::new();
+    for file in &a.files {
+        match std::fs::read_to_string(file) {
+            Ok(text) => match parse_suite(file, &text, a.rules.rules()) {
+                Ok(e) => entries.extend(e),
+                Err(e) => errors.extend(e),
+            },
+            Err(e) => errors.push(format!("{file}: {e}")),
+        }
+    }
+    if !errors.is_empty() {
+        for e in errors {
+            eprintln!("error: {e}");
+        }
+        return EXIT_ERROR;
+    }
+    let config = SearchConfig {
+        threads: a.threads as usize,
+        hash_mib: a.hash as usize,
+        seed: a.seed,
+        ..SearchConfig::default()
+    };
+    let limit = match a.movetime {
+        Some(ms) => Limit::MoveTime(Duration::from_millis(ms)),
+        None => Limit::Nodes(a.nodes.unwrap_or(DEFAULT_NODES)),
+    };
+    let mut engine = match a.engine.as_deref().map(|t| External::new(a, t, limit)) {
+        Some(Ok(e)) => Some(e),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return EXIT_ERROR;
+        }
+        None => None,
+    };
+    let limit_text = limit_text(engine.as_ref().map_or(limit, |e| e.limit));
+    let limits = limits_of(limit);
+    let mut solved = 0;
+    let mut records = Vec::new();
+    let mut out = std::io::stdout().lock();
+    for entry in &entries {
+        let o = match engine.as_mut().map(|e| e.search(entry)) {
+            None => search(entry, &config, &limits),
+            Some(Ok(o)) => o,
+            Some(Err(e)) => {
+                eprintln!("error: {e}");
+                return EXIT_ERROR;
+            }
+        };
+        let ok = o.solved(entry);
+        solved += usize::from(ok);
+        let played = o.played.map_or("none".to_string(), |m| m.to_string());
+        let bm: Vec<String> = entry.best.iter().map(Move::to_string).collect();
+        let mut line = String::new();
+        let _ = writeln!(
+            line,
+            "{:<4} {:<14} {:<8} played {:<10} bm {}",
+            if ok { "ok" } else { "FAIL" },
+            entry.id,
+            rules_name(&entry.rules),
+            played,
+            bm.join(" ")
+        );
+        // A closed stdout loses the lines, not the count (the exit status).
+        let _ = out.write_all(line.as_bytes());
+        records.push(json!({
+            "file": entry.file,
+            "line": entry.line,
+            "id": entry.id,
+            "rules": entry.rules.to_string(),
+            "fen": fen::write(&entry.position),
+            "bm": bm,
+            "played": o.played.map(|m| m.to_string()),
+            "solved": ok,
+            "nodes": o.nodes,
+        }));
+    }
+    let total = entries.len();
+    let _ = writeln!(out, "Solved: {solved}/{total} ({limit_text})");
+    let _ = out.flush();
+    if let Some(path) = &a.json {
+        let doc = json!({
+            "positions": records,
+            "solved": solved,
+            "total": total,
+            "limit": limit_text,
+        });
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: --json {path}: {e}");
+            return EXIT_ERROR;
+        }
+    }
+    ((total - solved).min(MAX_UNSOLVED_STATUS as usize)) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_checked_with_file_and_line() {
+        let text = "# c\n\nW:W18:B14 ; bm 18x9 ; id a\nnot a fen ; bm 1-5\n\
+                    W:W18:B14 ; bm 18-15\nW:W18:B14 ; bm 18x9 ; rules chinese\n";
+        let errs = parse_suite("s.txt", text, Rules::BUFF_AND_GREEN).unwrap_err();
+        assert_eq!(errs.len(), 3, "{errs:?}");
+        assert!(
+            errs[0].starts_with("s.txt:4: bad FEN 'not a fen': "),
+            "{}",
+            errs[0]
+        );
+        assert!(errs[1].starts_with("s.txt:5: bm 18-15: "), "{}", errs[1]);
+        assert_eq!(
+            errs[2],
+            "s.txt:6: unknown rules 'chinese' (default or english)"
+        );
+        let ok = parse_suite("s.txt", "W:W18:B14 ; bm 18x9\n", Rules::ENGLISH).unwrap();
+        assert_eq!(ok[0].id, "line 1");
+        assert_eq!(ok[0].rules, Rules::ENGLISH);
+        assert_eq!(ok[0].best[0].to_string(), "18x9");
+    }
+}
