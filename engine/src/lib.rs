@@ -1,7 +1,7 @@
 //! Buff and Green checkers engine: rules core, UCT search and a UCI-like protocol.
 //!
 //! Layout: [`types`] holds squares, bitboards and moves; [`board`] the rules (positions, move
-//! generation, FEN, notation, game state); [`search`] the UCT search; [`engine`] the facade the
+//! generation, FEN, notation, game state); [`eval`] the static evaluation; [`search`] the UCT search; [`engine`] the facade the
 //! protocol drives; [`protocol`] command parsing and output; [`hub`] the Hub protocol
 //! (pydraughts, lidraughts-bot); [`openings`] the opening decks; [`tablebase`] endgame tables
 //! (build, probe, verify); [`book`] the opening book (build, probe); [`tools`] perft and bench;
@@ -14,6 +14,7 @@ pub mod board;
 pub mod book;
 pub mod cli;
 pub mod engine;
+pub mod eval;
 pub mod hub;
 pub mod openings;
 pub mod protocol;

@@ -8,10 +8,9 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use crate::board::{fen, has_captures, Game, GameResult, MoveList, Notation};
+use crate::board::{fen, has_captures, Game, GameResult, Notation};
 use crate::engine::{sort_divide, OptionKind, OptionSpec};
-use crate::search::node::SCALE;
-use crate::search::{eval, report, Score, SearchEvent, SearchInfo, SearchOutcome};
+use crate::search::{report, Score, SearchEvent, SearchInfo, SearchOutcome};
 use crate::tools::bench::BenchReport;
 use crate::types::{Color, Move};
 
@@ -271,13 +270,8 @@ pub fn display_lines(game: &Game, notation: Notation) -> Vec<String> {
 /// side to move's view in hundredths of a man, then after pending captures, then as the
 /// `score cp` a search would show for that value.
 pub fn eval_lines(game: &Game) -> Vec<String> {
-    let (pos, rules) = (game.position(), game.rules());
-    let t = eval::terms(pos, rules);
-    let mut lists: Vec<MoveList> = (0..eval::CAPTURE_LOOKAHEAD)
-        .map(|_| MoveList::new())
-        .collect();
-    let quiet = eval::quiescent(pos, rules, &mut lists);
-    let value = eval::to_value(quiet) as f64 / SCALE as f64;
+    let r = report::eval_report(game.position(), game.rules());
+    let t = r.terms;
     vec![
         format!("Squares: {}", t.squares),
         format!("Mobility: {}", t.mobility),
@@ -285,8 +279,8 @@ pub fn eval_lines(game: &Game) -> Vec<String> {
         format!("Knowledge: {}", t.knowledge),
         format!("Divisor: {}", t.divisor),
         format!("Static: {}", t.total),
-        format!("Quiescent: {quiet}"),
-        format!("Score: cp {}", report::cp(value)),
+        format!("Quiescent: {}", r.quiescent),
+        format!("Score: cp {}", r.cp),
     ]
 }
 

@@ -29,9 +29,6 @@ use crate::types::Move;
 
 pub mod choice;
 mod driver;
-pub mod eval;
-pub mod knowledge;
-pub mod losing;
 pub mod node;
 mod padded;
 pub mod params;
@@ -47,7 +44,7 @@ pub mod tables;
 pub mod time;
 pub mod tree;
 pub mod uct;
-pub mod weights;
+pub mod value;
 
 pub use params::{Behaviour, OptionKind, OptionValue, SearchConfig};
 pub use searcher::Searcher;

@@ -23,18 +23,8 @@ use std::sync::atomic::{
 };
 
 use crate::search::solver::Proof;
+use crate::search::value::{DRAW, SCALE};
 use crate::types::{Bitboard, Move, Square};
-
-/// Results are summed in fixed point: a win is worth `SCALE`, a draw half of it. Integers keep
-/// the sums exact and order-independent (so threads can add them with `fetch_add` later).
-pub const SCALE: u64 = 10_000;
-
-/// The value of a win for the player being credited.
-pub const WIN: u64 = SCALE;
-/// The value of a draw.
-pub const DRAW: u64 = SCALE / 2;
-/// The value of a loss.
-pub const LOSS: u64 = 0;
 
 /// A move reduced to what changes the position: start, end, captured set and crowning.
 ///

@@ -9,8 +9,8 @@
 //! drifts toward lines that end the game quickly, for either side. It exists as an opponent
 //! for matches (`setoption name PlainUct value true`), not as a way to play well.
 
-use crate::search::node::SCALE;
 use crate::search::uct::{FirstPlay, Params};
+use crate::search::value::SCALE;
 
 /// The baseline's iteration budget per move when `go` names no `nodes`.
 pub const PLAIN_ITERATIONS: u64 = 20_000;

@@ -12,9 +12,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::board::{
     generate_moves, has_captures, next_clock, pick_quiet, MoveList, Position, Rules,
 };
-use crate::search::eval;
-use crate::search::node::SCALE;
+use crate::eval;
 use crate::search::tables::Tables;
+use crate::search::value::{self, SCALE};
 use crate::tablebase::Value;
 use crate::types::{Color, Move};
 
@@ -163,7 +163,7 @@ impl Playout {
 /// The evaluation of `pos` as a win probability for `start`.
 #[inline]
 fn score_for(pos: &Position, rules: &Rules, start: Color) -> PlayoutEnd {
-    let v = eval::to_value(eval::evaluate(pos, rules));
+    let v = value::of_score(eval::evaluate(pos, rules));
     PlayoutEnd::Scored(if pos.side_to_move() == start {
         v
     } else {

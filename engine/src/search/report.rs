@@ -8,11 +8,12 @@
 use std::cmp::Ordering;
 
 use crate::board::{generate_moves, MoveList, Position, Rules};
-use crate::search::eval;
+use crate::eval;
 use crate::search::node::{Node, PackedMove};
 use crate::search::solver::Proof;
 use crate::search::tables::{self, TABLED, TB_WIN_CP};
 use crate::search::tree::Tree;
+use crate::search::value;
 use crate::search::{Score, SearchOutcome};
 use crate::types::Move;
 
@@ -272,6 +273,31 @@ const FULL_BOARD: u32 = 24;
 /// Draw rate of [`draw_rate`] with a full board, and what it gains as the board empties.
 const OPENING_DRAWS: f64 = 0.3;
 const ENDING_DRAWS: f64 = 0.6;
+/// The static evaluation of a position as the `eval` command reports it: the terms, the value
+/// after pending captures, and the `score cp` a search would show for that value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalReport {
+    /// The evaluation term by term, from the side to move's view.
+    pub terms: eval::Terms,
+    /// The evaluation after the pending captures are played out.
+    pub quiescent: i32,
+    /// [`EvalReport::quiescent`] on the scale of a search's `score cp`.
+    pub cp: i32,
+}
+
+/// Evaluates `pos` for [`EvalReport`].
+pub fn eval_report(pos: &Position, rules: &Rules) -> EvalReport {
+    let mut lists: Vec<MoveList> = (0..eval::CAPTURE_LOOKAHEAD)
+        .map(|_| MoveList::new())
+        .collect();
+    let quiescent = eval::quiescent(pos, rules, &mut lists);
+    EvalReport {
+        terms: eval::terms(pos, rules),
+        quiescent,
+        cp: cp(value::of_score(quiescent) as f64 / value::SCALE as f64),
+    }
+}
+
 /// Draw rate of material that cannot win by force (see [`eval::dead_draw`]).
 const DEAD_DRAWS: f64 = 0.98;
 
@@ -297,7 +323,7 @@ pub fn draw_rate(pos: &Position, rules: &Rules, clock: u32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::node::SCALE;
+    use crate::search::value::SCALE;
 
     #[test]
     fn cp_scale() {

@@ -45,9 +45,9 @@ impl Proof {
     #[inline]
     pub fn value(self) -> u64 {
         match self {
-            Proof::Win(_) => super::node::WIN,
-            Proof::Loss(_) => super::node::LOSS,
-            Proof::Draw => super::node::DRAW,
+            Proof::Win(_) => super::value::WIN,
+            Proof::Loss(_) => super::value::LOSS,
+            Proof::Draw => super::value::DRAW,
         }
     }
 

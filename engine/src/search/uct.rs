@@ -5,12 +5,13 @@ use std::sync::LazyLock;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
-use crate::search::eval::{self, CAPTURE_LOOKAHEAD};
-use crate::search::node::{PackedMove, DRAW, LOSS, SCALE, WIN};
+use crate::eval::{self, CAPTURE_LOOKAHEAD};
+use crate::search::node::PackedMove;
 use crate::search::playout::{Playout, PlayoutEnd};
 use crate::search::solver::Proof;
 use crate::search::tables::{self, Tables};
 use crate::search::tree::Tree;
+use crate::search::value::{self, DRAW, LOSS, SCALE, WIN};
 use crate::search::{plain, SearchConfig};
 
 /// How unvisited children are valued.
@@ -435,7 +436,7 @@ fn expand_with(
                 // The evaluation is for the side to move there; the child's values are for
                 // the player who moved into it.
                 let score = eval::quiescent(&after, rules, lists);
-                child.set_minimax((SCALE - eval::to_value(score)) as u16);
+                child.set_minimax((SCALE - value::of_score(score)) as u16);
             }
             at += 1;
         }

@@ -8,8 +8,9 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use buffgreen::search::node::{PackedMove, SCALE};
+use buffgreen::search::node::PackedMove;
 use buffgreen::search::tree::Tree;
+use buffgreen::search::value::SCALE;
 
 /// Children a leaf gets when expanded.
 const BRANCHING: u32 = 8;

@@ -1,4 +1,4 @@
-//! Fits the evaluation's parameters ([`buffgreen::search::weights`]) to game outcomes by
+//! Fits the evaluation's parameters ([`buffgreen::eval::weights`]) to game outcomes by
 //! logistic regression (Texel's method) over positions written by `tune/src/bin/datagen.rs`.
 //!
 //! The model is the search's own: the evaluation (the dot product of the parameters with
@@ -21,7 +21,7 @@
 //! game (docs/results/, 2026-11-26).
 //!
 //! `base` fits only the square, mobility and tempo parameters and leaves the patterns of
-//! [`buffgreen::search::knowledge`] as they are: what the same data gives without them.
+//! [`buffgreen::eval::knowledge`] as they are: what the same data gives without them.
 //!
 //! `keep-scale` fits at the logistic scale that suits the present parameters on this data
 //! instead of the search's: games of a short search, and the tables' exact labels, are more
@@ -37,8 +37,8 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 
 use buffgreen::board::{has_captures, Rules};
-use buffgreen::search::eval::{self, LOGISTIC_SCALE};
-use buffgreen::search::weights::{self, Weights, PARAMS};
+use buffgreen::eval::weights::{self, Weights, PARAMS};
+use buffgreen::eval::{self, LOGISTIC_SCALE};
 use buffgreen_tune::{self as texel, Source};
 
 /// One training position.
@@ -133,7 +133,7 @@ fn loss_of(samples: &[&Sample], w: &[f64], k: f64) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
-/// Where a losing fit starts: material only, as `src/search/losing.rs` counts it (a man 100,
+/// Where a losing fit starts: material only, as `engine/src/eval/losing.rs` counts it (a man 100,
 /// a king 60, a burden; with short kings an asset until the ending, roughly: 150 and 90 in
 /// the middle game); the rest 0.
 fn losing_start(short_kings: bool) -> Weights {
@@ -248,7 +248,7 @@ fn main() {
             loss_of(&part, &rounded, k)
         );
     }
-    // The fitted vector as Rust source for `src/search/weights.rs`.
+    // The fitted vector as Rust source for `engine/src/eval/weights.rs`.
     let name = match (english, losing) {
         (true, true) => "LOSING_SHORT",
         (false, true) => "LOSING_LONG",

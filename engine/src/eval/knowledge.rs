@@ -1,4 +1,4 @@
-//! Checkers knowledge for the evaluation ([`super::eval`]): patterns that the square values
+//! Checkers knowledge for the evaluation ([`super`]): patterns that the square values
 //! cannot see because they depend on more than one piece. Each is a count (or a sign) that the
 //! evaluation multiplies by one parameter of [`super::weights`], so that the fitting tool can
 //! fit it like every other term.

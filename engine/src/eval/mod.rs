@@ -7,11 +7,13 @@
 //! time. The evaluation is table lookups and a few shifts and popcounts: no allocation, no
 //! move generation.
 
+pub mod knowledge;
+pub mod losing;
+pub mod weights;
+
 use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
-use crate::search::knowledge;
-use crate::search::node::SCALE;
-use crate::search::weights::{self, Tables, PHASE_PIECES};
 use crate::types::{Bitboard, Color, Direction};
+use weights::{Tables, PHASE_PIECES};
 
 /// The evaluation's unit: the hand-set man of the first stops (the fitted ones are worth
 /// 40-360 by rules, square and phase).
@@ -70,7 +72,7 @@ fn side_terms(pos: &Position, color: Color, t: &Tables) -> (i32, i32) {
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
     if rules.losing {
-        return crate::search::losing::evaluate(pos, rules);
+        return losing::evaluate(pos, rules);
     }
     let score = linear(pos, rules);
     drawish(pos, rules, pos.side_to_move(), score)
@@ -284,13 +286,6 @@ pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> i32 {
     best.unwrap_or_else(|| stand(pos))
 }
 
-/// The evaluation `score` as a win probability in `SCALE` units (logistic).
-#[inline]
-pub fn to_value(score: i32) -> u64 {
-    let p = 1.0 / (1.0 + (-(score as f64) / LOGISTIC_SCALE).exp());
-    (p * SCALE as f64).round() as u64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,9 +314,6 @@ mod tests {
             let tempo = weights_for(&rules)[weights::TEMPO];
             assert_eq!(evaluate(&Position::startpos(), &rules), tempo);
         }
-        assert_eq!(to_value(0), SCALE / 2);
-        assert!(to_value(MAN) > SCALE / 2 && to_value(MAN) < SCALE);
-        assert_eq!(to_value(MAN) + to_value(-MAN), SCALE);
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! The evaluation's parameters: one flat vector per rule set, in a layout shared by the
-//! evaluation ([`super::eval`]) and the fitting tool (`tune/src/bin/tune.rs`), and the tables the
+//! evaluation ([`super`]) and the fitting tool (`tune/src/bin/tune.rs`), and the tables the
 //! evaluation reads, built from a vector at compile time.
 //!
 //! Every term is linear in a parameter, so that the parameters can be fitted to game outcomes
 //! by logistic regression (Texel's method): a position's features are the counts that
-//! [`super::eval::features`] lists, its evaluation is their dot product with the vector.
+//! [`super::features`] lists, its evaluation is their dot product with the vector.
 //! Square terms are tapered by the number of pieces on the board: the middle-game value
 //! counts fully with 24 pieces, the endgame value with none.
 
