@@ -195,7 +195,7 @@ fn one_thread_stays_deterministic() {
 /// force that interleaving; it guards the ranking's result under concurrent updates.)
 #[test]
 fn ranking_the_root_while_threads_update_it() {
-    use buffgreen::search::report::ranked_root;
+    use buffgreen::search::report::Reader;
     use buffgreen::search::tree::Tree;
     use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -221,7 +221,7 @@ fn ranking_the_root_while_threads_update_it() {
             std::hint::spin_loop();
         }
         for _ in 0..20_000 {
-            let mut ranked = ranked_root(&tree, true, &[]);
+            let mut ranked = Reader::new(&tree, true).ranked_root(&[]);
             ranked.sort_unstable();
             assert_eq!(ranked, (first..first + N).collect::<Vec<u32>>());
         }

@@ -5,7 +5,7 @@
 mod search_support;
 
 use buffgreen::board::{fen, Game, GameResult, Position, Rules};
-use buffgreen::search::skill::{self, Skill};
+use buffgreen::search::params::{Skill, MAX_ELO, MIN_ELO};
 use buffgreen::search::{SearchConfig, SearchEvent, Searcher};
 use buffgreen_testkit::protocol::{lines, Engine};
 use search_support::{last_info, nodes, run};
@@ -137,7 +137,7 @@ fn a_proven_win_is_always_played() {
     // 9x18x27 takes both white men; 10x17 takes one.
     let g = Game::new(fen::parse("B:W14,23:B9,10").unwrap(), 0, Rules::default());
     for seed in 0..16 {
-        let mut s = Searcher::new(&limited(skill::MIN_ELO as u32, seed));
+        let mut s = Searcher::new(&limited(MIN_ELO as u32, seed));
         let (out, _) = run(&mut s, &g, &nodes(10_000));
         assert_eq!(out.best.unwrap().to_string(), "9x18x27", "seed {seed}");
     }
@@ -205,7 +205,7 @@ fn full_strength_is_left_exactly_as_it_was() {
     };
     assert_eq!(events(&elo_only), full);
     // The top level is the full engine held to its budget, which this search is within.
-    assert_eq!(events(&limited(skill::MAX_ELO as u32, 0)), full);
+    assert_eq!(events(&limited(MAX_ELO as u32, 0)), full);
     let plain = SearchConfig {
         plain_uct: true,
         ..SearchConfig::default()

@@ -6,11 +6,12 @@
 //! Adding a knob is one line here plus the code that reads the new field. The engine's option
 //! table ([`crate::engine::option_table`]) lists these after the rules options.
 //!
-//! [`Behaviour`] reads, in one place, what the plain-UCT baseline (`PlainUct`) changes in how
-//! a search is driven.
+//! [`Params`] are the knobs of one iteration, the engine's ([`Params::uct`]) or the plain-UCT
+//! baseline's ([`Params::plain`]); [`Behaviour`] reads, in one place, what the baseline
+//! (`PlainUct`) changes in how a search is driven; [`Skill`] is the strength limit's scale
+//! (`UCI_Elo` to a skill level and a search budget).
 
-use crate::search::plain;
-use crate::search::skill::{self, Skill};
+use crate::search::value::{DRAW, SCALE};
 
 /// Largest `Hash` in MiB. The arena is written when it is made, so the whole size must be real
 /// memory at once, and a valid option value must never get the engine killed for memory. This
@@ -20,6 +21,12 @@ pub const MAX_HASH_MIB: i64 = 4_096;
 /// Largest `Seed`: kept within 32-bit signed range because some GUIs store spin values in an
 /// `int`.
 pub const MAX_SEED: i64 = i32::MAX as i64;
+
+/// The plain baseline's iteration budget per move when `go` names no `nodes`.
+pub const PLAIN_ITERATIONS: u64 = 20_000;
+
+/// Plies after which a plain baseline playout stops unfinished.
+pub const PLAIN_PLAYOUT_PLIES: u32 = 30;
 
 /// The type of an option as the protocol announces it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,7 +213,7 @@ search_params! {
     move_overhead_ms: u64 = 10, "MoveOverhead", range(0, 5000);
     /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`.
     exploration: f64 = 0.35, "Exploration", range(0, 1000), scale 100;
-    /// Play as the plain UCT baseline (the original app's AI, see [`plain`]): no reuse, no
+    /// Play as the plain UCT baseline (the original app's AI, see [`Params::plain`]): no reuse, no
     /// solver, random playouts cut at depth 30, fixed iteration budget.
     plain_uct: bool = false, "PlainUct";
     /// Plies after which a playout stops and is scored by the static evaluation (0: random
@@ -215,10 +222,152 @@ search_params! {
     /// Weight `a` of the implicit minimax value of the static evaluation in selection:
     /// `q = (1 - a) * mean + a * minimax` (0: the mean alone).
     minimax_weight: f64 = 0.3, "MinimaxWeight", range(0, 100), scale 100;
-    /// Play weaker on purpose, at the strength `UCI_Elo` asks for (see [`skill`]).
+    /// Play weaker on purpose, at the strength `UCI_Elo` asks for (see [`Skill`]).
     limit_strength: bool = false, "UCI_LimitStrength";
-    /// The strength asked for when `UCI_LimitStrength` is on (the scale of [`skill`]).
-    elo: u32 = skill::MAX_ELO as u32, "UCI_Elo", range(skill::MIN_ELO, skill::MAX_ELO);
+    /// The strength asked for when `UCI_LimitStrength` is on (the scale of [`Skill`]).
+    elo: u32 = MAX_ELO as u32, "UCI_Elo", range(MIN_ELO, MAX_ELO);
+}
+
+/// How unvisited children are valued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstPlay {
+    /// Before any visited sibling, in generation order (classic UCB1).
+    Infinite,
+    /// As if visited once with the child's static evaluation (its minimax value at
+    /// expansion).
+    Evaluation,
+}
+
+/// The knobs of the iteration: [`Params::of`] picks the engine's or the baseline's
+/// ([`Params::plain`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// UCB1 exploration constant `c` in `q + c * sqrt(ln N / n)`.
+    pub exploration: f64,
+    /// First-play value of unvisited children.
+    pub first_play: FirstPlay,
+    /// Prove wins, losses and draws and propagate them (MCTS-Solver).
+    pub solver: bool,
+    /// Playout length limit in plies.
+    pub playout_plies: u32,
+    /// What an unfinished (cut) playout is worth, in `SCALE` units, to every node on the path.
+    pub unfinished: u64,
+    /// Cut playouts after this many plies and score them by the static evaluation
+    /// (0: play to the end).
+    pub eval_cut: u32,
+    /// Weight of the implicit minimax value in selection (0: the mean alone, and no minimax
+    /// backups are made).
+    pub minimax: f64,
+}
+
+impl Params {
+    /// The iteration `config` asks for: the plain-UCT baseline's, or the engine's.
+    pub fn of(config: &SearchConfig) -> Params {
+        if config.plain_uct {
+            Params::plain()
+        } else {
+            Params::uct(config)
+        }
+    }
+
+    /// The engine's search with the strength settings of `config`.
+    pub fn uct(config: &SearchConfig) -> Params {
+        Params {
+            exploration: config.exploration,
+            first_play: FirstPlay::Evaluation,
+            solver: true,
+            // Random games end long before this under the draw rule; with the rule switched
+            // off, king endings could shuffle for ever: a cut playout counts as a draw.
+            playout_plies: 1_000,
+            unfinished: DRAW,
+            eval_cut: config.eval_cut,
+            minimax: config.minimax_weight,
+        }
+    }
+
+    /// The iteration of the plain UCT baseline: how the original Buff and Green app's AI plays.
+    ///
+    /// UCB1 with `c = sqrt 2`, every unvisited child tried first (in generation order), no tree
+    /// reuse, no solver, a fixed budget of 20,000 iterations a move, and random playouts cut after
+    /// 30 plies. Results count on the usual scale (win 1, draw 1/2, loss 0 for the player being
+    /// credited) except that a playout cut before the game ended scores 0.01 for *both* sides:
+    /// every node on the path gets 0.01, whichever player it belongs to. That is the original's
+    /// "almost nothing" for a game that did not end: nearly a loss for everyone, so the baseline
+    /// drifts toward lines that end the game quickly, for either side. It exists as an opponent
+    /// for matches (`setoption name PlainUct value true`), not as a way to play well.
+    pub fn plain() -> Params {
+        Params {
+            exploration: std::f64::consts::SQRT_2,
+            first_play: FirstPlay::Infinite,
+            solver: false,
+            playout_plies: PLAIN_PLAYOUT_PLIES,
+            // 0.01 of a win.
+            unfinished: SCALE / 100,
+            eval_cut: 0,
+            minimax: 0.0,
+        }
+    }
+
+    /// Children get a static evaluation at expansion and minimax values are backed up.
+    #[inline]
+    pub fn evaluates(&self) -> bool {
+        self.minimax > 0.0 || self.first_play == FirstPlay::Evaluation
+    }
+}
+
+/// Smallest `UCI_Elo`.
+pub const MIN_ELO: i64 = 800;
+/// Largest `UCI_Elo` (and its default).
+pub const MAX_ELO: i64 = 2000;
+
+/// The highest skill level.
+pub const MAX_LEVEL: f64 = 20.0;
+
+/// Iterations a move at level 0.
+pub const MIN_NODES: f64 = 16.0;
+/// Iterations a move at level 20.
+pub const MAX_NODES: f64 = 16_384.0;
+
+/// The `UCI_Elo` of skill levels, ascending in both: a value between two points is the level
+/// in proportion between them. The points are calibrated by matches (docs/results/).
+const ELO_SCALE: [(f64, f64); 2] = [(0.0, MIN_ELO as f64), (MAX_LEVEL, MAX_ELO as f64)];
+
+/// A strength limit: the skill level that `UCI_Elo` asks for, and the search budget it allows.
+/// How the weaker move is picked is [`crate::search::choice`]'s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill {
+    level: f64,
+}
+
+impl Skill {
+    /// The limit `config` asks for: none at full strength or for the plain baseline.
+    pub fn of(config: &SearchConfig) -> Option<Skill> {
+        (config.limit_strength && !config.plain_uct).then(|| Skill::from_elo(config.elo))
+    }
+
+    /// The skill level of `elo` (clamped to the scale).
+    pub fn from_elo(elo: u32) -> Skill {
+        let elo = f64::from(elo).clamp(MIN_ELO as f64, MAX_ELO as f64);
+        let level = ELO_SCALE
+            .windows(2)
+            .find(|w| elo <= w[1].1)
+            .map_or(MAX_LEVEL, |w| {
+                let ((l0, e0), (l1, e1)) = (w[0], w[1]);
+                l0 + (l1 - l0) * (elo - e0) / (e1 - e0)
+            });
+        Skill { level }
+    }
+
+    /// The skill level, 0 to 20.
+    pub fn level(&self) -> f64 {
+        self.level
+    }
+
+    /// The most iterations a move may use.
+    pub fn nodes(&self) -> u64 {
+        let share = self.level / MAX_LEVEL;
+        (MIN_NODES * (MAX_NODES / MIN_NODES).powf(share)).round() as u64
+    }
 }
 
 /// What the chosen player (the engine, or the plain-UCT baseline) changes in how a search is
@@ -253,7 +402,7 @@ impl Behaviour {
                 solver: false,
                 threads: 1,
                 timed: false,
-                default_nodes: Some(plain::PLAIN_ITERATIONS),
+                default_nodes: Some(PLAIN_ITERATIONS),
                 prune_when_full: false,
                 node_cap: None,
             }
@@ -276,6 +425,33 @@ impl Behaviour {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_scale_runs_from_level_0_to_20() {
+        let at = |elo: u32| Skill::from_elo(elo);
+        assert_eq!(at(MIN_ELO as u32).level(), 0.0);
+        assert_eq!(at(0).level(), 0.0);
+        assert_eq!(at(MAX_ELO as u32).level(), MAX_LEVEL);
+        assert_eq!(at(u32::MAX).level(), MAX_LEVEL);
+        assert_eq!(at(MIN_ELO as u32).nodes(), 16);
+        assert_eq!(at(MAX_ELO as u32).nodes(), 16_384);
+        let mut last = 0;
+        for elo in MIN_ELO..=MAX_ELO {
+            let n = at(elo as u32).nodes();
+            assert!(n >= last, "{elo}");
+            last = n;
+        }
+    }
+
+    #[test]
+    fn only_a_limited_engine_has_a_skill() {
+        let mut c = SearchConfig::default();
+        assert_eq!(Skill::of(&c), None);
+        c.limit_strength = true;
+        assert_eq!(Skill::of(&c), Some(Skill::from_elo(MAX_ELO as u32)));
+        c.plain_uct = true;
+        assert_eq!(Skill::of(&c), None);
+    }
 
     #[test]
     fn every_option_of_the_table_stores_into_its_field() {

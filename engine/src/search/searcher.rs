@@ -364,7 +364,7 @@ mod tests {
 
     #[test]
     fn a_stop_during_re_rooting_answers_with_the_strength_limits_pick() {
-        use crate::search::skill;
+        use crate::search::params::MIN_ELO;
         let mut differed = 0;
         for seed in 0..8 {
             let mut game = Game::new(Position::startpos(), 0, Rules::default());
@@ -372,7 +372,7 @@ mod tests {
             // The kept tree, now under a strength limit (same `Hash`: the tree stays).
             let limited = SearchConfig {
                 limit_strength: true,
-                elo: skill::MIN_ELO as u32,
+                elo: MIN_ELO as u32,
                 seed,
                 ..SearchConfig::default()
             };
@@ -466,16 +466,9 @@ mod tests {
             let Some(index) = s.last.as_ref().and_then(|k| k.find(&game, &s.tree)) else {
                 continue;
             };
-            let favourite = report::outcome(
-                &s.tree,
-                index,
-                game.position(),
-                &rules,
-                true,
-                &[],
-                report::Rank::Visits,
-            )
-            .best;
+            let favourite = report::Reader::new(&s.tree, true)
+                .outcome(index, game.position(), &rules, &[], report::Rank::Visits)
+                .best;
             if favourite.is_none_or(|m| root.moves.contains(&m)) {
                 continue;
             }
@@ -540,7 +533,7 @@ mod tests {
                 }
             }
             assert_eq!(kept, root.moves.len(), "{f}");
-            let best = report::ranked_root(&s.tree, true, &allowed)[0];
+            let best = report::Reader::new(&s.tree, true).ranked_root(&allowed)[0];
             let best = report::resolve(&s.tree, best, &pos, &rules);
             assert_eq!(out.best, best, "{f}");
             assert!(out.best.is_some_and(|m| root.moves.contains(&m)), "{f}");

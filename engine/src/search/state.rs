@@ -15,9 +15,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::board::{Game, Position, Rules};
 use crate::search::choice::Chooser;
 use crate::search::padded::CachePadded;
+use crate::search::params::Params;
+use crate::search::report::Reader;
 use crate::search::tables::Tables;
 use crate::search::tree::Tree;
-use crate::search::uct::{Params, Worker};
+use crate::search::uct::{SearchView, Worker};
 use crate::search::{report, solver, time, Limits, Score, SearchConfig, SearchInfo, SearchOutcome};
 use crate::types::Move;
 
@@ -196,15 +198,15 @@ impl SearchState {
                 mine.granted.store(chunk.min(limit - before) - 1, Relaxed);
             }
         }
-        let iteration = worker.iterate(
+        let iteration = worker.iterate(&SearchView {
             tree,
-            &self.params,
-            &self.rules,
-            &self.pos,
-            self.clock,
-            &self.allowed,
-            self.tables.as_deref(),
-        );
+            params: &self.params,
+            rules: &self.rules,
+            pos: &self.pos,
+            clock: self.clock,
+            allowed: &self.allowed,
+            tables: self.tables.as_deref(),
+        });
         ThreadStats::bump(&mine.iterations, 1);
         if self.tables.is_some() {
             ThreadStats::bump(&mine.tbhits, worker.take_tbhits());
@@ -256,15 +258,15 @@ impl SearchState {
         let Some(n) = limits.mate else {
             return false;
         };
-        let solver = self.params.solver;
-        report::best_child(tree, 0, solver, &self.allowed).is_some_and(|c| {
-            matches!(report::score(tree.node(c), solver), Score::Mate(m) if m > 0 && m as u32 <= n)
-        })
+        let reader = Reader::new(tree, self.params.solver);
+        reader.best_child(0, &self.allowed).is_some_and(
+            |c| matches!(reader.score(tree.node(c)), Score::Mate(m) if m > 0 && m as u32 <= n),
+        )
     }
 
     /// What the time manager needs to know about the root.
     pub(super) fn root_view(&self, tree: &Tree) -> time::RootView {
-        let ranked = report::ranked_root(tree, self.params.solver, &self.allowed);
+        let ranked = Reader::new(tree, self.params.solver).ranked_root(&self.allowed);
         let visits = |k: usize| ranked.get(k).map_or(0, |&c| tree.node(c).visits() as u64);
         let mean = |c: u32| tree.node(c).mean().unwrap_or(0.0);
         let agrees = match ranked.first() {
@@ -284,7 +286,7 @@ impl SearchState {
 
     /// One `SearchInfo` per MultiPV line.
     pub(super) fn infos(&self, tree: &Tree) -> Vec<SearchInfo> {
-        let solver = self.params.solver;
+        let reader = Reader::new(tree, self.params.solver);
         let time = self.start.elapsed();
         let iterations = self.iterations();
         let nps = match time.as_secs_f64() {
@@ -301,7 +303,8 @@ impl SearchState {
         let tbhits = self.tbhits();
         let draw_rate = report::draw_rate(&self.pos, &self.rules, self.clock);
         let drawn = self.tables().is_some_and(Tables::drawn_root);
-        report::ranked(tree, 0, solver, &self.allowed, self.rank())
+        reader
+            .ranked(0, &self.allowed, self.rank())
             .into_iter()
             .take(self.multipv)
             .enumerate()
@@ -320,14 +323,14 @@ impl SearchState {
                     score: if drawn {
                         Score::Cp(0)
                     } else {
-                        report::score(node, solver)
+                        reader.score(node)
                     },
                     wdl: Some(if drawn {
                         [0, 1000, 0]
                     } else {
-                        report::wdl(node, solver, draw_rate)
+                        reader.wdl(node, draw_rate)
                     }),
-                    pv: report::pv(tree, c, &self.pos, &self.rules, solver),
+                    pv: reader.pv(c, &self.pos, &self.rules),
                 }
             })
             .collect()
