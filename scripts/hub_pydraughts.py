@@ -13,7 +13,7 @@
 
 Any pydraughts warning about an unexpected engine line fails the run. For every game a line
 `MOVES <label> <move> ...` gives the moves in Hub notation, so a caller can check them with an
-independent referee (tests/hub_pydraughts.rs replays them with buffgreen's English rules).
+independent referee (tests/hub/pydraughts.rs replays them with buffgreen's English rules).
 
     python scripts/hub_pydraughts.py --engine target/release/buffgreen --pdn target/hub-rr.pdn
 

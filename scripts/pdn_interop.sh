@@ -4,7 +4,7 @@
 # back every game move by move: pydraughts 0.6.7 and py-draughts 1.10.1, pinned, each in its
 # own venv under target/ (scripts/install-pydraughts-hub.sh, scripts/install-py-draughts.sh).
 # scripts/pdn_interop.py compares what each library reads with the match's --json records.
-# tests/pdn_interop.rs runs this in CI.
+# tests/tourney/pdn_interop.rs runs this in CI.
 #
 #   scripts/pdn_interop.sh [BUFFGREEN] [OUTDIR]     # prints OK on the last line
 #

@@ -80,7 +80,7 @@ fn an_endless_line_and_a_huge_schedule_keep_the_runner_small() {
     );
     assert_eq!(code, 0, "{out}");
     // Every pair is won; the 12th won pair is the first past the upper bound (as in
-    // tests/match_faults.rs).
+    // tests/tourney/faults.rs).
     assert_starts(&out, "Games: 24 of 100000000 in ");
     assert_contains(&out, " H1 accepted\n");
     let peak = children_peak_kib();

@@ -1,5 +1,5 @@
 //! Fuzz target `protocol`: see `check_protocol` in `testkit/src/fuzz.rs`, the same checks
-//! `cargo test` replays on every input ever found (`tests/fuzz_regressions.rs`).
+//! `cargo test` replays on every input ever found (`tests/protocol/fuzz_regressions.rs`).
 #![no_main]
 
 use buffgreen_testkit::fuzz as harness;

@@ -1,4 +1,4 @@
-//! The checks behind the fuzz targets in `fuzz/`, shared with `tests/fuzz_regressions.rs` so
+//! The checks behind the fuzz targets in `fuzz/`, shared with `tests/protocol/fuzz_regressions.rs` so
 //! that every input a fuzzer ever found is replayed through exactly the same checks by plain
 //! `cargo test`. Each `check_*` function takes raw fuzzer bytes and panics (an assertion) on
 //! anything wrong; a crash of the library shows up the same way.

@@ -2,7 +2,7 @@
 //! lab programs.
 //!
 //! - [`reference`]: a slow, independent reference move generator and random position makers.
-//! - [`fuzz`]: the checks behind the fuzz targets, replayed by `tests/fuzz_regressions.rs`.
+//! - [`fuzz`]: the checks behind the fuzz targets, replayed by `tests/protocol/fuzz_regressions.rs`.
 //! - [`protocol`]: drives the built `buffgreen` binary through pipes.
 //! - [`process`]: runs a command that must succeed.
 //! - [`clock`]: this thread's CPU time.

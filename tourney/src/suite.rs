@@ -1,7 +1,7 @@
 //! `buffgreen suite FILE...`: searches test positions and counts those where the engine plays
 //! one of the best moves.
 //!
-//! Line format (as scripts/suite.sh had it): `FEN ; bm <move> [<move>...] ; id <name>` plus
+//! Line format: `FEN ; bm <move> [<move>...] ; id <name>` plus
 //! optional fields `rules default|english` and any others (`type`, `depth`, ... are ignored).
 //! Blank lines and lines starting with `#` are skipped. Every line is checked before any search:
 //! a bad FEN, a `bm` move that is not legal in the position, a position with no legal move or an

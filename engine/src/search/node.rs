@@ -1,8 +1,8 @@
 //! One node of the search tree, 32 bytes, and the compact move it stores.
 //!
-//! Every field is an atomic so that the arena can be shared by several search threads later
-//! (tree parallelism) without changing the layout: with one thread all accesses are relaxed
-//! loads and stores, which compile to plain moves. A node is a position reached by the move it
+//! Every field is an atomic so that the arena is shared by the search threads (tree
+//! parallelism) without another layout: with one thread all accesses are relaxed loads and
+//! stores, which compile to plain moves. A node is a position reached by the move it
 //! stores; its statistics are from the view of the player who made that move, so a parent
 //! simply picks the child with the best value.
 //!

@@ -17,7 +17,7 @@
 //! Layout: [`material`] names the slices and orders them; [`index`] numbers the positions of
 //! a slice; [`unmove`] generates predecessors; [`solve`] is the one-step rule shared by the
 //! builder and the verifier; `store` holds the finished slices a build reads; [`build`] runs the retrograde analysis; [`format`] reads and
-//! writes slice files; [`probe`] answers queries from files read on first use; [`verify`]
+//! writes slice files; [`probe`] answers queries from the slice files, mapped into memory; [`verify`]
 //! re-checks a directory; [`cli`] is the `buffgreen tb` subcommand.
 
 pub mod build;

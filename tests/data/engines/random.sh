@@ -2,7 +2,7 @@
 # A fake engine that plays uniformly random legal moves: it asks the real engine
 # ($BUFFGREEN, or the path in the first argument) for `go perft 1` on the current position and
 # picks one of the listed moves with a seed from the second argument. Rules options are passed
-# through. The "random setting" opponent for strength tests (tests/match_selfplay.rs checks it
+# through. The "random setting" opponent for strength tests (tests/tourney/selfplay.rs checks it
 # plays only legal moves).
 engine=${1:-$BUFFGREEN}
 RANDOM=${2:-1}

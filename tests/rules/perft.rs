@@ -12,7 +12,7 @@ struct Case {
 }
 
 fn table() -> Vec<Case> {
-    let text = include_str!("data/perft.txt");
+    let text = include_str!("../data/perft.txt");
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -1,4 +1,4 @@
-//! `buffgreen suite` (issue 23 item 5): the five ways scripts/suite.sh misled, each reproduced
+//! `buffgreen suite` (issue 23 item 5): the five ways the shell script it replaced misled, each reproduced
 //! with its exact line and now answered right, plus `--json` and the tactical suite.
 //!
 //! suite.sh 1: `--option BackwardCapture=false` was overridden by each line's own setoption,

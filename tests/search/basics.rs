@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Duration;
 
-mod search_support;
+use crate::search_support;
 
 use buffgreen::board::{fen, Game, Position, Rules};
 use buffgreen::search::{

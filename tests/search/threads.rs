@@ -3,8 +3,8 @@
 //! tree reuse with threads; one thread still reproducible. No timing assertions: the random
 //! stop moments only vary where the threads are when they are told to stop.
 
+use crate::search_support;
 use buffgreen_testkit::protocol as protocol_support;
-mod search_support;
 
 use std::sync::atomic::Ordering;
 use std::thread;

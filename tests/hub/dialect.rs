@@ -13,7 +13,7 @@ use buffgreen::protocol::Output;
 use protocol_support::Engine;
 
 const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
-const SESSION: &str = include_str!("data/hub/pydraughts-session.txt");
+const SESSION: &str = include_str!("../data/hub/pydraughts-session.txt");
 const BUSY: &str = "error message=\"a search is running: only ping, stop, ponder-hit and quit \
                     are accepted until its done\"";
 

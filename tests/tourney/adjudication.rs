@@ -11,7 +11,7 @@ use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen_tourney::pdn::{self, PdnGame};
 use buffgreen_tourney::stats::{fmt_err, Record};
 
-mod match_support;
+use crate::match_support;
 use match_support::{assert_refused, match_of, run, BIN};
 
 fn temp(name: &str) -> PathBuf {

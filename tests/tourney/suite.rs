@@ -161,7 +161,7 @@ fn every_suite_answer_is_proven() {
 }
 
 /// The extra perft table that scripts/perft.sh checks agrees with the library (the main
-/// table, tests/data/perft.txt, is checked by tests/perft.rs).
+/// table, tests/data/perft.txt, is checked by tests/rules/perft.rs).
 #[test]
 fn perft_table_matches_the_library() {
     let text = std::fs::read_to_string(concat!(

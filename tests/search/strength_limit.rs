@@ -2,7 +2,7 @@
 //! search budget, a move that a fixed `Seed` and `go nodes` reproduce, only legal moves, and
 //! the full-strength engine left exactly as it was.
 
-mod search_support;
+use crate::search_support;
 
 use buffgreen::board::{fen, Game, GameResult, Position, Rules};
 use buffgreen::search::params::{Skill, MAX_ELO, MIN_ELO};

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use buffgreen_tourney::pdn;
 
-mod match_support;
+use crate::match_support;
 use match_support::{assert_refused, match_of, run};
 
 fn temp(name: &str) -> PathBuf {

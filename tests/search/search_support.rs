@@ -1,4 +1,4 @@
-//! Helpers of the search tests (tests/search.rs, tests/search_threads.rs): each uses all of
+//! Helpers of the search tests (basics.rs, threads.rs, strength_limit.rs): each uses all of
 //! them.
 
 use buffgreen::board::Game;

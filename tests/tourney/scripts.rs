@@ -1,5 +1,5 @@
 //! The shell scripts in scripts/: perft.sh against the shipped table, signature.sh against a
-//! throwaway git history. (Suites run by `buffgreen suite`, tests/suite_cli.rs.)
+//! throwaway git history. (Suites run by `buffgreen suite`, tests/tourney/suite_cli.rs.)
 
 use buffgreen_testkit::{assert_contains, assert_starts};
 use std::path::Path;

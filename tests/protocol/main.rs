@@ -1,0 +1,13 @@
+//! The protocol against the built binary: sessions and protocol.md's examples (`session`), the
+//! command line (`cli`), the corpus of malformed lines (`corpus`), hostile input (`hostile`),
+//! property tests (`props`), scores and win/draw/loss (`scores`), searching through the
+//! protocol (`search`), and the fuzzers' regressions (`fuzz_regressions`).
+
+mod cli;
+mod corpus;
+mod fuzz_regressions;
+mod hostile;
+mod props;
+mod scores;
+mod search;
+mod session;
