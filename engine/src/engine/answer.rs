@@ -1,13 +1,10 @@
 //! When and what the engine answers, as UCI wants it: a `go` with no limit for the side to
-//! move searches until `stop`; an infinite or ponder search holds its answer until `stop` (or
-//! `ponderhit`) even when the search ends early; every `go` gets exactly one `bestmove` (the
-//! search thread enforces that), a legal one even when the search failed; and under
-//! `searchmoves` the move answered is one of the list.
-
-use std::sync::atomic::Ordering;
+//! move searches until `stop`; a legal move even when the search failed; and under
+//! `searchmoves` the move answered is one of the list. (The job, see `job.rs`, holds an answer
+//! until the GUI may have it and gives exactly one per `go`.)
 
 use crate::board::Game;
-use crate::search::{Control, Limits, SearchOutcome};
+use crate::search::{Limits, SearchOutcome};
 use crate::types::{Color, Move};
 
 /// Fills in what `go` leaves implicit, and returns a note for the GUI when it had to guess:
@@ -54,23 +51,6 @@ pub(super) fn has_limit(limits: &Limits, side: Color) -> bool {
         || own_clock.is_some()
         || limits.depth.is_some()
         || limits.mate.is_some()
-}
-
-/// True when a search under `limits` (completed by [`complete`]) is sure to end by itself:
-/// a `movetime`, `nodes` or clock. A search bounded only by `depth` or `mate` may never reach
-/// it, so a new command stops it instead of waiting for it.
-pub(super) fn bounded(limits: &Limits, side: Color) -> bool {
-    let own_clock = match side {
-        Color::Black => limits.btime,
-        Color::White => limits.wtime,
-    };
-    !limits.infinite && (limits.movetime.is_some() || limits.nodes.is_some() || own_clock.is_some())
-}
-
-/// True while a search's answer must wait: it is `infinite`, or a `ponder` search before
-/// `ponderhit`.
-pub(super) fn must_wait(infinite: bool, ponder: bool, control: &Control) -> bool {
-    infinite || (ponder && !control.ponderhit.load(Ordering::SeqCst))
 }
 
 /// `outcome` with its move as listed in `searchmoves` (see [`as_listed`]).

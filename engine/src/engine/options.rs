@@ -46,44 +46,56 @@ impl Default for Settings {
     }
 }
 
-/// Which setting an option changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OptionId {
-    /// Men capture backward (rules).
-    BackwardCapture,
-    /// Flying kings (rules).
-    LongKings,
-    /// Half-moves without capture or crowning that draw; 0 = never (rules).
-    DrawHalfMoves,
-    /// Losing checkers: the side with no move wins (rules).
-    Losing,
-    /// The GUI may ponder.
-    Ponder,
-    /// A button: empty the search tree (what the search learned), keep the game.
-    ClearHash,
-    /// How moves are written in replies.
-    Notation,
-    /// A knob of the search's parameter table (by its name).
-    Search,
-    /// The directory of the endgame tables (an engine resource, like `Hash`).
-    TablebasePath,
-    /// The most pieces of a position the search probes.
-    TablebasePieces,
-    /// Play book moves.
-    OwnBook,
-    /// The book file (an engine resource, like `TablebasePath`).
-    BookFile,
+/// What a checked value of an option changes: a store of the option's type into the settings
+/// or the rules, a knob of the search, or the tree.
+#[derive(Clone, Copy)]
+pub enum Effect {
+    /// Stores a check value.
+    Check(fn(&mut Settings, &mut Rules, bool)),
+    /// Stores a range-checked spin value.
+    Spin(fn(&mut Settings, &mut Rules, i64)),
+    /// Stores a combo value (spelled as the option announces it).
+    Combo(fn(&mut Settings, &mut Rules, &'static str)),
+    /// Stores a string value.
+    Text(fn(&mut Settings, &mut Rules, String)),
+    /// Stands for the search's knob table (see [`crate::search::params`]), spliced in here.
+    Knobs,
+    /// A knob of the search's table, stored by its name.
+    Knob,
+    /// The button that empties the search tree (what the search learned), keeping the game.
+    ClearTree,
+}
+
+impl std::fmt::Debug for Effect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Effect::Check(_) => "Check",
+            Effect::Spin(_) => "Spin",
+            Effect::Combo(_) => "Combo",
+            Effect::Text(_) => "Text",
+            Effect::Knobs => "Knobs",
+            Effect::Knob => "Knob",
+            Effect::ClearTree => "ClearTree",
+        })
+    }
+}
+
+impl PartialEq for Effect {
+    fn eq(&self, other: &Effect) -> bool {
+        // Rows are told apart by name; the effect's kind is enough here.
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
 }
 
 /// One row of the option table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OptionSpec {
-    /// Which setting.
-    pub id: OptionId,
     /// The name as announced (matched case-insensitively).
     pub name: &'static str,
     /// Type, default and range.
     pub kind: OptionKind,
+    /// What a value changes.
+    pub effect: Effect,
 }
 
 /// Why a `setoption` was refused.
@@ -140,87 +152,104 @@ pub const OWN_BOOK: bool = false;
 /// The name of the button that empties the search tree.
 pub const CLEAR_HASH: &str = "Clear Hash";
 
-/// The option table, in the order `uci` announces it: the rules, the search's table, the
+/// The engine's own options, one row each, in the order `uci` announces them; the search's
+/// knobs come where the [`Effect::Knobs`] row stands. Adding an option is one row here plus
+/// its field in [`Settings`] (or [`Rules`]).
+#[rustfmt::skip]
+const ROWS: &[OptionSpec] = &[
+    check("BackwardCapture", RULES.backward_capture, |_, r, b| r.backward_capture = b),
+    check("LongKings", RULES.long_kings, |_, r, b| r.long_kings = b),
+    spin("DrawHalfMoves", RULES.draw_half_moves as i64, 1000, |_, r, n| r.draw_half_moves = int(n)),
+    check("Losing", RULES.losing, |_, r, b| r.losing = b),
+    special("", OptionKind::Button, Effect::Knobs),
+    text("TablebasePath", "", |s, _, t| s.tablebase_path = t),
+    spin("TablebasePieces", MAX_PIECES as i64, MAX_PIECES as i64, |s, _, n| s.tablebase_pieces = int(n)),
+    check("OwnBook", OWN_BOOK, |s, _, b| s.own_book = b),
+    text("BookFile", "", |s, _, t| s.book_file = t),
+    check("Ponder", false, |s, _, b| s.ponder = b),
+    combo("Notation", &Notation::NAMES, |s, _, v| s.notation = Notation::from_name(v).unwrap_or_default()),
+    special(CLEAR_HASH, OptionKind::Button, Effect::ClearTree),
+];
+
+/// The rules a fresh engine plays.
+const RULES: Rules = Rules::BUFF_AND_GREEN;
+
+const fn check(
+    name: &'static str,
+    default: bool,
+    f: fn(&mut Settings, &mut Rules, bool),
+) -> OptionSpec {
+    special(name, OptionKind::Check { default }, Effect::Check(f))
+}
+
+/// A spin option from 0 to `max`.
+const fn spin(
+    name: &'static str,
+    default: i64,
+    max: i64,
+    f: fn(&mut Settings, &mut Rules, i64),
+) -> OptionSpec {
+    special(
+        name,
+        OptionKind::Spin {
+            default,
+            min: 0,
+            max,
+        },
+        Effect::Spin(f),
+    )
+}
+
+/// A combo option whose default is its first value.
+const fn combo(
+    name: &'static str,
+    vars: &'static [&'static str],
+    f: fn(&mut Settings, &mut Rules, &'static str),
+) -> OptionSpec {
+    special(
+        name,
+        OptionKind::Combo {
+            default: vars[0],
+            vars,
+        },
+        Effect::Combo(f),
+    )
+}
+
+const fn text(
+    name: &'static str,
+    default: &'static str,
+    f: fn(&mut Settings, &mut Rules, String),
+) -> OptionSpec {
+    special(name, OptionKind::String { default }, Effect::Text(f))
+}
+
+const fn special(name: &'static str, kind: OptionKind, effect: Effect) -> OptionSpec {
+    OptionSpec { name, kind, effect }
+}
+
+/// A range-checked spin value as the field's type (the fallback only keeps the code
+/// panic-free).
+fn int<T: TryFrom<i64> + Default>(n: i64) -> T {
+    T::try_from(n).unwrap_or_default()
+}
+
+/// The option table, in the order `uci` announces it: the rules, the search's knobs, the
 /// endgame tables, the book, `Ponder`, `Notation`, `Clear Hash`.
 pub fn table() -> Vec<OptionSpec> {
-    let rules = Rules::default();
-    let spec = |id, name, kind| OptionSpec { id, name, kind };
-    let mut table = vec![
-        spec(
-            OptionId::BackwardCapture,
-            "BackwardCapture",
-            OptionKind::Check {
-                default: rules.backward_capture,
-            },
-        ),
-        spec(
-            OptionId::LongKings,
-            "LongKings",
-            OptionKind::Check {
-                default: rules.long_kings,
-            },
-        ),
-        spec(
-            OptionId::DrawHalfMoves,
-            "DrawHalfMoves",
-            OptionKind::Spin {
-                default: rules.draw_half_moves.into(),
-                min: 0,
-                max: 1000,
-            },
-        ),
-        spec(
-            OptionId::Losing,
-            "Losing",
-            OptionKind::Check {
-                default: rules.losing,
-            },
-        ),
-    ];
-    let search = SearchConfig::default().options();
-    table.extend(
-        search
-            .into_iter()
-            .map(|(name, kind)| spec(OptionId::Search, name, kind)),
-    );
-    table.push(spec(
-        OptionId::TablebasePath,
-        "TablebasePath",
-        OptionKind::String { default: "" },
-    ));
-    table.push(spec(
-        OptionId::TablebasePieces,
-        "TablebasePieces",
-        OptionKind::Spin {
-            default: MAX_PIECES.into(),
-            min: 0,
-            max: MAX_PIECES.into(),
-        },
-    ));
-    table.push(spec(
-        OptionId::OwnBook,
-        "OwnBook",
-        OptionKind::Check { default: OWN_BOOK },
-    ));
-    table.push(spec(
-        OptionId::BookFile,
-        "BookFile",
-        OptionKind::String { default: "" },
-    ));
-    table.push(spec(
-        OptionId::Ponder,
-        "Ponder",
-        OptionKind::Check { default: false },
-    ));
-    table.push(spec(
-        OptionId::Notation,
-        "Notation",
-        OptionKind::Combo {
-            default: Notation::Numeric.name(),
-            vars: &Notation::NAMES,
-        },
-    ));
-    table.push(spec(OptionId::ClearHash, CLEAR_HASH, OptionKind::Button));
+    let mut table = Vec::new();
+    for row in ROWS {
+        match row.effect {
+            Effect::Knobs => table.extend(SearchConfig::default().options().into_iter().map(
+                |(name, kind)| OptionSpec {
+                    name,
+                    kind,
+                    effect: Effect::Knob,
+                },
+            )),
+            _ => table.push(*row),
+        }
+    }
     table
 }
 
@@ -291,25 +320,12 @@ pub const EMPTY: &str = "<empty>";
 /// Stores a checked value into `settings` or `rules`. The value must come from
 /// [`parse_value`] for the same option; a value of the other type is ignored.
 pub fn store(settings: &mut Settings, rules: &mut Rules, spec: &OptionSpec, value: OptionValue) {
-    match (spec.id, value) {
-        (OptionId::BackwardCapture, OptionValue::Check(b)) => rules.backward_capture = b,
-        (OptionId::LongKings, OptionValue::Check(b)) => rules.long_kings = b,
-        (OptionId::Losing, OptionValue::Check(b)) => rules.losing = b,
-        // Range-checked by the table: the fallback only keeps the code panic-free.
-        (OptionId::DrawHalfMoves, OptionValue::Spin(n)) => {
-            rules.draw_half_moves = u32::try_from(n).unwrap_or(0)
-        }
-        (OptionId::Ponder, OptionValue::Check(b)) => settings.ponder = b,
-        (OptionId::Notation, OptionValue::Combo(v)) => {
-            settings.notation = Notation::from_name(v).unwrap_or_default()
-        }
-        (OptionId::TablebasePath, OptionValue::Text(t)) => settings.tablebase_path = t,
-        (OptionId::TablebasePieces, OptionValue::Spin(n)) => {
-            settings.tablebase_pieces = u32::try_from(n).unwrap_or(0)
-        }
-        (OptionId::OwnBook, OptionValue::Check(b)) => settings.own_book = b,
-        (OptionId::BookFile, OptionValue::Text(t)) => settings.book_file = t,
-        (OptionId::Search, value) => {
+    match (spec.effect, value) {
+        (Effect::Check(f), OptionValue::Check(b)) => f(settings, rules, b),
+        (Effect::Spin(f), OptionValue::Spin(n)) => f(settings, rules, n),
+        (Effect::Combo(f), OptionValue::Combo(v)) => f(settings, rules, v),
+        (Effect::Text(f), OptionValue::Text(t)) => f(settings, rules, t),
+        (Effect::Knob, value) => {
             settings.config.set(spec.name, value);
         }
         _ => {}

@@ -1,6 +1,7 @@
 //! Unit tests of the engine facade.
 
 use std::sync::mpsc;
+use std::time::Duration;
 
 use super::*;
 

@@ -100,7 +100,19 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(SearchEvent),
     ) -> SearchOutcome {
-        let started = Instant::now();
+        self.search_since(Instant::now(), game, limits, control, report)
+    }
+
+    /// [`Searcher::search`] with the move's clock started at `started` (when the `go` was
+    /// read), so that what came before the search counts against the move.
+    pub fn search_since(
+        &mut self,
+        started: Instant,
+        game: &Game,
+        limits: &Limits,
+        control: &Control,
+        report: &mut dyn FnMut(SearchEvent),
+    ) -> SearchOutcome {
         let none = SearchOutcome {
             best: None,
             ponder: None,

@@ -6,27 +6,25 @@
 //! caller passes one callback for progress events and one for the final answer, and the search
 //! thread calls them.
 //!
-//! A search is *running* from [`Engine::go`] until the thread has begun to deliver its answer;
-//! the flag that says so is set before the answer callback runs, so a command that arrives
-//! after the GUI has seen `bestmove` always finds the engine idle.
+//! A search is *running* from [`Engine::go`] until the thread has begun to deliver its answer
+//! (see [`job`], which runs it), so a command that arrives after the GUI has seen `bestmove`
+//! always finds the engine idle.
 
 mod answer;
+mod job;
 mod options;
 
 use std::fmt;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::Instant;
 
 use thiserror::Error;
 
 pub use crate::search::params::{MAX_HASH_MIB, MAX_SEED};
 pub use crate::search::{OptionKind, OptionValue};
 pub use options::{
-    lookup as lookup_option, table as option_table, OptionError, OptionId, OptionSpec, Settings,
-    CLEAR_HASH, EMPTY as EMPTY_OPTION,
+    lookup as lookup_option, table as option_table, Effect as OptionEffect, OptionError,
+    OptionSpec, Settings, CLEAR_HASH, EMPTY as EMPTY_OPTION,
 };
 
 use crate::board::fen::{self, FenError};
@@ -35,14 +33,12 @@ use crate::board::{Game, GameResult, PlayError, Position, Rules};
 use crate::book::{self, Book, BookError};
 use crate::search::choice::{Candidate, Chooser};
 use crate::search::tables::Tables;
-use crate::search::{Control, Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
+use crate::search::{Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
 use crate::tablebase::{Tablebase, TbError};
 use crate::tools::bench::{self, BenchReport};
 use crate::tools::perft;
 use crate::types::Move;
-
-/// Stack of the search thread: generous, since it costs address space only when used.
-const SEARCH_STACK_BYTES: usize = 16 << 20;
+use job::{Ending, Job};
 
 /// Why the engine refused a command. Nothing changed when one of these is returned.
 #[derive(Debug, Error)]
@@ -152,31 +148,6 @@ pub type PerftSink = Box<dyn FnOnce(Vec<(Move, u64)>, bool) + Send>;
 /// Receives the `bench` report (partial when `stop` ended it), once, on the search thread.
 pub type BenchSink = Box<dyn FnOnce(BenchReport) + Send>;
 
-/// A search (or `go perft`, or `bench`) in progress on its own thread.
-struct Running {
-    /// Gives back the searcher when the work had borrowed it.
-    handle: JoinHandle<Option<Searcher>>,
-    control: Arc<Control>,
-    /// Set just before the answer is delivered.
-    answered: Arc<AtomicBool>,
-    infinite: bool,
-    ponder: bool,
-    /// Sure to end by itself (a `movetime`, `nodes` or clock limit, a perft, a bench).
-    bounded: bool,
-}
-
-impl Running {
-    /// True while the work would not end by itself: `infinite`, pondering before `ponderhit`,
-    /// or a search bounded only by `depth` or `mate`.
-    fn unbounded(&self) -> bool {
-        !self.bounded || answer::must_wait(self.infinite, self.ponder, &self.control)
-    }
-
-    fn wake(&self) {
-        self.handle.thread().unpark();
-    }
-}
-
 /// The engine: settings, game, and the searcher (at home or lent to a search thread).
 pub struct Engine {
     settings: Settings,
@@ -189,7 +160,8 @@ pub struct Engine {
     /// The book of `BookFile`, when one is set (checked for the rules when it was set).
     book_file: Option<Arc<Book>>,
     searcher: Option<Searcher>,
-    running: Option<Running>,
+    /// The work on the search thread, until it is reaped.
+    job: Option<Job>,
 }
 
 impl Default for Engine {
@@ -213,7 +185,7 @@ impl Engine {
             tables: None,
             game,
             book_file: None,
-            running: None,
+            job: None,
         }
     }
 
@@ -235,7 +207,7 @@ impl Engine {
     /// True while a search runs and has not yet started to deliver its answer.
     pub fn is_searching(&mut self) -> bool {
         self.reap();
-        self.running.is_some()
+        self.job.is_some()
     }
 
     /// The book `OwnBook` plays under the game's rules: the `BookFile` book when it is for
@@ -268,7 +240,7 @@ impl Engine {
     ) -> Result<Vec<Notice>, EngineError> {
         let spec = options::lookup(name)?;
         let value = options::parse_value(&spec, value)?;
-        if spec.id == OptionId::ClearHash {
+        if spec.effect == options::Effect::ClearTree {
             self.end_search();
             if let Some(searcher) = self.searcher.as_mut() {
                 searcher.new_game();
@@ -379,6 +351,18 @@ impl Engine {
     pub fn go(
         &mut self,
         request: GoRequest,
+        events: EventSink,
+        answer: AnswerSink,
+    ) -> Result<(), EngineError> {
+        self.go_since(Instant::now(), request, events, answer)
+    }
+
+    /// [`Engine::go`] with the move's clock started at `started` (when the `go` was read), so
+    /// that the engine's own set-up (making the search tree) counts against the move.
+    pub fn go_since(
+        &mut self,
+        started: Instant,
+        request: GoRequest,
         mut events: EventSink,
         answer: AnswerSink,
     ) -> Result<(), EngineError> {
@@ -390,34 +374,26 @@ impl Engine {
             events(SearchEvent::Message(note));
         }
         if let Some((event, outcome)) = self.book_move(&limits) {
-            let control: Arc<Control> = Arc::default();
-            let answered: Arc<AtomicBool> = Arc::default();
-            let a = Arc::clone(&answered);
-            return self.spawn(control, answered, false, false, true, move || {
+            return self.spawn(Ending::Limit, move |gate| {
                 events(event);
-                a.store(true, Ordering::SeqCst);
-                answer(outcome);
+                gate.deliver(|| answer(outcome));
                 None
             });
         }
-        let mut searcher = self.take_searcher();
-        searcher.set_tables(self.tables.clone());
-        let bounded = answer::bounded(&limits, self.game.position().side_to_move());
-        let (infinite, ponder) = (limits.infinite, limits.ponder);
-        let job = SearchJob {
-            searcher,
+        let ending = Ending::of(&limits, self.game.position().side_to_move());
+        let work = job::SearchWork {
+            // Made on the search thread when not made yet: the input thread reads on meanwhile,
+            // and the move's clock already runs.
+            searcher: self.searcher.take(),
+            tables: self.tables.clone(),
             config: self.settings.config.clone(),
             game: self.game.clone(),
             limits,
-            control: Arc::default(),
-            answered: Arc::default(),
+            started,
             events,
             answer,
         };
-        let (control, answered) = (Arc::clone(&job.control), Arc::clone(&job.answered));
-        self.spawn(control, answered, infinite, ponder, bounded, move || {
-            Some(job.run())
-        })
+        self.spawn(ending, move |gate| Some(work.run(gate)))
     }
 
     /// The book move to answer a `go` under (completed) `limits` with, as the event that
@@ -435,7 +411,7 @@ impl Engine {
         let analysis = limits.infinite
             || limits.ponder
             || !limits.searchmoves.is_empty()
-            || !answer::bounded(limits, pos.side_to_move())
+            || Ending::of(limits, pos.side_to_move()) != Ending::Limit
             || config.multipv > 1;
         if !self.settings.own_book
             || analysis
@@ -498,14 +474,11 @@ impl Engine {
         }
         let (pos, rules) = (*self.game.position(), *self.game.rules());
         let threads = self.settings.config.threads;
-        let control: Arc<Control> = Arc::default();
-        let answered: Arc<AtomicBool> = Arc::default();
-        let (c, a) = (Arc::clone(&control), Arc::clone(&answered));
-        self.spawn(control, answered, false, false, true, move || {
-            let (mut d, complete) = perft::divide_until(&pos, &rules, depth, threads, &c.stop);
+        self.spawn(Ending::Limit, move |gate| {
+            let stop = &gate.control.stop;
+            let (mut d, complete) = perft::divide_until(&pos, &rules, depth, threads, stop);
             sort_divide(&mut d);
-            a.store(true, Ordering::SeqCst);
-            answer(d, complete);
+            gate.deliver(|| answer(d, complete));
             None
         })
     }
@@ -517,66 +490,44 @@ impl Engine {
             return Err(EngineError::Busy);
         }
         let (config, rules) = (self.settings.config.clone(), *self.game.rules());
-        let control: Arc<Control> = Arc::default();
-        let answered: Arc<AtomicBool> = Arc::default();
-        let (c, a) = (Arc::clone(&control), Arc::clone(&answered));
-        self.spawn(control, answered, false, false, true, move || {
-            let report = bench::run_until(&config, &rules, nodes, &c);
-            a.store(true, Ordering::SeqCst);
-            answer(report);
+        self.spawn(Ending::Limit, move |gate| {
+            let report = bench::run_until(&config, &rules, nodes, &gate.control);
+            gate.deliver(|| answer(report));
             None
         })
     }
 
-    /// Starts `work` on the search thread as the running work.
+    /// Starts `work` on the search thread as the running job.
     fn spawn(
         &mut self,
-        control: Arc<Control>,
-        answered: Arc<AtomicBool>,
-        infinite: bool,
-        ponder: bool,
-        bounded: bool,
-        work: impl FnOnce() -> Option<Searcher> + Send + 'static,
+        ending: Ending,
+        work: impl FnOnce(&job::Gate) -> Option<Searcher> + Send + 'static,
     ) -> Result<(), EngineError> {
-        let handle = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(work)
-            .map_err(EngineError::Thread)?;
-        self.running = Some(Running {
-            handle,
-            control,
-            answered,
-            infinite,
-            ponder,
-            bounded,
-        });
+        self.job = Some(Job::spawn(ending, work).map_err(EngineError::Thread)?);
         Ok(())
     }
 
     /// Asks the running search to stop; returns at once. The answer follows from the search
     /// thread. Without a search this does nothing.
     pub fn stop(&mut self) {
-        if let Some(r) = &self.running {
-            r.control.stop.store(true, Ordering::SeqCst);
-            r.wake();
+        if let Some(job) = &self.job {
+            job.stop();
         }
     }
 
     /// Tells a ponder search that the expected move was played: it goes on as a normal search
     /// under its limits. Without a ponder search this does nothing.
     pub fn ponderhit(&mut self) {
-        if let Some(r) = self.running.as_ref().filter(|r| r.ponder) {
-            r.control.ponderhit.store(true, Ordering::SeqCst);
-            r.wake();
+        if let Some(job) = &self.job {
+            job.ponderhit();
         }
     }
 
-    /// True when a search is running that would never end by itself (`infinite`, or a ponder
-    /// search before `ponderhit`).
+    /// True when a search is running that would never end by itself (`infinite`, a ponder
+    /// search before `ponderhit`, or one bounded only by `depth` or `mate`).
     pub fn is_unbounded(&mut self) -> bool {
         self.reap();
-        self.running.as_ref().is_some_and(Running::unbounded)
+        self.job.as_ref().is_some_and(Job::unbounded)
     }
 
     /// Ends a running search: one with a finite limit is waited for, an unbounded one is
@@ -590,10 +541,8 @@ impl Engine {
 
     /// Waits until a running search has finished and delivered its answer.
     pub fn wait(&mut self) {
-        if let Some(r) = self.running.take() {
-            // A search thread that died outside its own panic guard lost the searcher; a
-            // fresh one is made when next needed. A perft or bench never borrowed it.
-            if let Ok(Some(searcher)) = r.handle.join() {
+        if let Some(job) = self.job.take() {
+            if let Some(searcher) = job.join() {
                 self.searcher = Some(searcher);
             }
         }
@@ -601,19 +550,9 @@ impl Engine {
 
     /// Joins a search that has delivered its answer, so the searcher is home again.
     fn reap(&mut self) {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.answered.load(Ordering::SeqCst))
-        {
+        if self.job.as_ref().is_some_and(Job::answered) {
             self.wait();
         }
-    }
-
-    fn take_searcher(&mut self) -> Searcher {
-        self.searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(&self.settings.config))
     }
 
     fn resolve_searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, EngineError> {
@@ -675,72 +614,6 @@ pub fn sort_divide(d: &mut [(Move, u64)]) {
         let path: Vec<u8> = m.path().map(|s| s.number()).collect();
         (m.from().number(), path)
     });
-}
-
-/// Everything the search thread needs.
-struct SearchJob {
-    searcher: Searcher,
-    config: SearchConfig,
-    game: Game,
-    limits: Limits,
-    control: Arc<Control>,
-    answered: Arc<AtomicBool>,
-    events: EventSink,
-    answer: AnswerSink,
-}
-
-impl SearchJob {
-    fn run(self) -> Searcher {
-        let SearchJob {
-            mut searcher,
-            config,
-            game,
-            limits,
-            control,
-            answered,
-            mut events,
-            answer,
-        } = self;
-        // The search may answer before it returns (a `stop` during a compaction): that is the
-        // one answer, and nothing it reports afterwards reaches the GUI.
-        let mut answer = Some(answer);
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(&game, &limits, &control, &mut |event| match event {
-                SearchEvent::Decided(outcome) => {
-                    if let Some(answer) = answer.take() {
-                        answered.store(true, Ordering::SeqCst);
-                        answer(answer::listed(outcome, &game, &limits.searchmoves));
-                    }
-                }
-                _ if answer.is_none() => {}
-                event => events(event),
-            })
-        }));
-        let Some(answer) = answer else {
-            return match result {
-                Ok(_) => searcher,
-                Err(_) => Searcher::new(&config),
-            };
-        };
-        let outcome = match result {
-            Ok(outcome) => answer::listed(outcome, &game, &limits.searchmoves),
-            Err(_) => {
-                // The searcher may be half-updated: replace it, and still answer with a legal
-                // move so the GUI gets its one bestmove.
-                searcher = Searcher::new(&config);
-                events(SearchEvent::Message(
-                    "error: the search failed; playing a fallback move".to_string(),
-                ));
-                answer::fallback(&game, &limits)
-            }
-        };
-        while !control.stopped() && answer::must_wait(limits.infinite, limits.ponder, &control) {
-            std::thread::park_timeout(Duration::from_millis(50));
-        }
-        answered.store(true, Ordering::SeqCst);
-        answer(outcome);
-        searcher
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,241 @@
+//! The search thread's lifecycle: the one piece of work the engine runs at a time (a search, a
+//! book move, `go perft`, `bench`) on its own thread, from spawn to reap.
+//!
+//! How a job may end is one [`Ending`], fixed when it starts; every job delivers its answer
+//! through the one [`Gate`], which holds an answer the GUI may not have yet (an infinite search,
+//! a ponder search before `ponderhit`) until `stop` or `ponderhit`. The flag that says the
+//! answer is on its way is raised before the answer is written, so a command that arrives after
+//! the GUI has seen `bestmove` always finds the job answered.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::{answer, AnswerSink, EventSink};
+use crate::board::Game;
+use crate::search::tables::Tables;
+use crate::search::{Control, Limits, SearchConfig, SearchEvent, Searcher};
+use crate::types::Color;
+
+/// Stack of the search thread: generous, since it costs address space only when used.
+const SEARCH_STACK_BYTES: usize = 16 << 20;
+
+/// How often a held answer looks at its flags again (it is woken at once by `stop` and
+/// `ponderhit`; this only bounds a missed wake-up).
+const HOLD_POLL: Duration = Duration::from_millis(50);
+
+/// How a job ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By itself, at its limit: a `movetime`, `nodes` or clock limit, a perft, a bench, a
+    /// book move. A command that needs the engine idle waits for it.
+    Limit,
+    /// Only if its `depth` or `mate` is reached, which may never happen: a command that needs
+    /// the engine idle stops it.
+    Open,
+    /// On `stop` only (`go infinite`): the answer is held until then.
+    Infinite,
+    /// A ponder search: the answer is held until `ponderhit` (or `stop`); after `ponderhit`
+    /// the search ends as its limits say.
+    Ponder(&'static Ending),
+}
+
+impl Ending {
+    /// How a search under `limits` (completed, see `answer::complete`) of `side` ends.
+    pub fn of(limits: &Limits, side: Color) -> Ending {
+        let own_clock = match side {
+            Color::Black => limits.btime,
+            Color::White => limits.wtime,
+        };
+        let after = if limits.infinite {
+            &Ending::Infinite
+        } else if limits.movetime.is_some() || limits.nodes.is_some() || own_clock.is_some() {
+            &Ending::Limit
+        } else {
+            &Ending::Open
+        };
+        if limits.ponder {
+            Ending::Ponder(after)
+        } else {
+            *after
+        }
+    }
+
+    /// True while the answer must wait for `stop` (or `ponderhit`).
+    fn holds(self, control: &Control) -> bool {
+        match self {
+            Ending::Limit | Ending::Open => false,
+            Ending::Infinite => true,
+            Ending::Ponder(after) => {
+                !control.ponderhit.load(Ordering::SeqCst) || after.holds(control)
+            }
+        }
+    }
+
+    /// True while the job would not end by itself.
+    fn unbounded(self, control: &Control) -> bool {
+        match self {
+            Ending::Limit => false,
+            Ending::Open | Ending::Infinite => true,
+            Ending::Ponder(after) => {
+                !control.ponderhit.load(Ordering::SeqCst) || after.unbounded(control)
+            }
+        }
+    }
+}
+
+/// What the work on the search thread shares with the engine: the stop and ponderhit flags,
+/// and the flag raised when the answer is given.
+pub struct Gate {
+    /// The flags the engine raises.
+    pub control: Arc<Control>,
+    answered: AtomicBool,
+    ending: Ending,
+}
+
+impl Gate {
+    /// Delivers the job's answer with `deliver`: first holds while the GUI may not have it
+    /// yet (see [`Ending`]), then marks the job answered, then calls `deliver`. Called once
+    /// per job.
+    pub fn deliver(&self, deliver: impl FnOnce()) {
+        while !self.control.stopped() && self.ending.holds(&self.control) {
+            std::thread::park_timeout(HOLD_POLL);
+        }
+        self.answered.store(true, Ordering::SeqCst);
+        deliver();
+    }
+}
+
+/// A job running on the search thread.
+pub struct Job {
+    /// Gives back the searcher when the work had borrowed it.
+    handle: JoinHandle<Option<Searcher>>,
+    gate: Arc<Gate>,
+}
+
+impl Job {
+    /// Starts `work` on the search thread. The work answers through the gate it is given, and
+    /// returns the searcher when it borrowed one.
+    pub fn spawn(
+        ending: Ending,
+        work: impl FnOnce(&Gate) -> Option<Searcher> + Send + 'static,
+    ) -> std::io::Result<Job> {
+        let gate = Arc::new(Gate {
+            control: Arc::default(),
+            answered: AtomicBool::new(false),
+            ending,
+        });
+        let g = Arc::clone(&gate);
+        let handle = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || work(&g))?;
+        Ok(Job { handle, gate })
+    }
+
+    /// True once the answer is given (or being written).
+    pub fn answered(&self) -> bool {
+        self.gate.answered.load(Ordering::SeqCst)
+    }
+
+    /// True while the job would not end by itself (see [`Ending`]).
+    pub fn unbounded(&self) -> bool {
+        self.gate.ending.unbounded(&self.gate.control)
+    }
+
+    /// Asks the work to stop; returns at once.
+    pub fn stop(&self) {
+        self.gate.control.stop.store(true, Ordering::SeqCst);
+        self.handle.thread().unpark();
+    }
+
+    /// Tells a ponder search that the expected move was played; does nothing to other jobs.
+    pub fn ponderhit(&self) {
+        if let Ending::Ponder(_) = self.gate.ending {
+            self.gate.control.ponderhit.store(true, Ordering::SeqCst);
+            self.handle.thread().unpark();
+        }
+    }
+
+    /// Waits for the work to end; returns the searcher it borrowed. A search thread that died
+    /// outside its own panic guard lost the searcher: a fresh one is made when next needed.
+    pub fn join(self) -> Option<Searcher> {
+        self.handle.join().ok().flatten()
+    }
+}
+
+/// A search: everything the search thread needs.
+pub struct SearchWork {
+    /// The engine's searcher (none yet: made here, under `config`).
+    pub searcher: Option<Searcher>,
+    /// The endgame tables the search probes.
+    pub tables: Option<Arc<Tables>>,
+    /// The search configuration.
+    pub config: SearchConfig,
+    /// The game whose current position is searched.
+    pub game: Game,
+    /// The completed limits.
+    pub limits: Limits,
+    /// When the move's clock started (the `go` was read).
+    pub started: Instant,
+    /// Receives the progress events.
+    pub events: EventSink,
+    /// Receives the one answer.
+    pub answer: AnswerSink,
+}
+
+impl SearchWork {
+    /// Searches, answers through `gate` exactly once, and returns the searcher.
+    pub fn run(self, gate: &Gate) -> Searcher {
+        let SearchWork {
+            searcher,
+            tables,
+            config,
+            game,
+            limits,
+            started,
+            mut events,
+            answer,
+        } = self;
+        let mut searcher = searcher.unwrap_or_else(|| Searcher::new(&config));
+        searcher.set_tables(tables);
+        // The search may answer before it returns (a `stop` during a compaction): that is the
+        // one answer, and nothing it reports afterwards reaches the GUI.
+        let mut answer = Some(answer);
+        let result =
+            catch_unwind(AssertUnwindSafe(|| {
+                searcher.search_since(started, &game, &limits, &gate.control, &mut |event| {
+                    match event {
+                        SearchEvent::Decided(outcome) => {
+                            if let Some(answer) = answer.take() {
+                                let outcome = answer::listed(outcome, &game, &limits.searchmoves);
+                                gate.deliver(|| answer(outcome));
+                            }
+                        }
+                        _ if answer.is_none() => {}
+                        event => events(event),
+                    }
+                })
+            }));
+        let outcome = match result {
+            Ok(outcome) => answer::listed(outcome, &game, &limits.searchmoves),
+            Err(_) => {
+                // The searcher may be half-updated: replace it, and still answer with a legal
+                // move so the GUI gets its one bestmove.
+                searcher = Searcher::new(&config);
+                if answer.is_some() {
+                    events(SearchEvent::Message(
+                        "error: the search failed; playing a fallback move".to_string(),
+                    ));
+                }
+                answer::fallback(&game, &limits)
+            }
+        };
+        if let Some(answer) = answer {
+            gate.deliver(|| answer(outcome));
+        }
+        searcher
+    }
+}
