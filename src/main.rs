@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use buffgreen::board::{fen, Notation};
 use buffgreen::cli::RuleFlags;
 use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
-use buffgreen::protocol::{self, output, Output};
+use buffgreen::protocol::{output, Output};
 use buffgreen::search::SearchConfig;
 use buffgreen::tools::{bench, perft};
 
@@ -89,15 +89,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            let stdin = std::io::stdin();
-            let code = protocol::run(BufReader::new(stdin.lock()), Output::stdout());
+            // Read on a thread of its own (see protocol::input), so not through a lock.
+            let stdin = BufReader::new(std::io::stdin());
+            let code = buffgreen::hub::serve(stdin, Output::stdout());
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some(Cmd::Perft(a)) => run_perft(&a),
         Some(Cmd::Bench(a)) => run_bench(&a),
         Some(Cmd::Hub) => {
-            let stdin = std::io::stdin();
-            let code = buffgreen::hub::run(BufReader::new(stdin.lock()), Output::stdout(), None);
+            let stdin = BufReader::new(std::io::stdin());
+            let code = buffgreen::hub::run(stdin, Output::stdout());
             ExitCode::from(code.clamp(0, 255) as u8)
         }
         Some(Cmd::Tb(a)) => {

@@ -1,7 +1,9 @@
 //! One engine process: started from an [`EngineSpec`], fed lines on stdin, read by a thread
 //! that timestamps every line it receives so that waiting never blocks the runner forever.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
+
+use buffgreen::protocol::input::LineReader;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -89,15 +91,13 @@ impl EngineProcess {
         let reader_log = log.clone();
         if let Some(out) = stdout {
             thread::spawn(move || {
-                let mut reader = BufReader::new(out);
-                let mut buf = Vec::new();
+                let mut reader = LineReader::new(BufReader::new(out), MAX_LINE);
                 loop {
-                    buf.clear();
-                    match read_line_capped(&mut reader, &mut buf, MAX_LINE) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
+                    match reader.next_line() {
+                        Ok(None) | Err(_) => break,
+                        Ok(Some(l)) => {
                             let now = Instant::now();
-                            let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                            let line = String::from_utf8_lossy(l.text).trim_end().to_string();
                             if let Some((log, who)) = &reader_log {
                                 log.write(now, Direction::FromEngine, who, &line);
                             }
@@ -258,39 +258,6 @@ impl Drop for EngineProcess {
 /// newline is read and dropped), so an engine that never ends a line cannot grow the runner.
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// Reads one line into `buf` (cleared first), keeping at most `cap` bytes of it; returns the
-/// bytes consumed, newline included (0 at the end of the input).
-pub fn read_line_capped(
-    reader: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-    cap: usize,
-) -> std::io::Result<usize> {
-    buf.clear();
-    let mut consumed = 0;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(consumed);
-        }
-        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..=i], true),
-            None => (chunk, false),
-        };
-        let room = cap.saturating_sub(buf.len());
-        buf.extend_from_slice(&part[..part.len().min(room)]);
-        let n = part.len();
-        reader.consume(n);
-        consumed += n;
-        if done {
-            return Ok(consumed);
-        }
-    }
-}
-
 /// The `max` of an `option name Seed type spin ... max N` line.
 pub fn seed_option_max(line: &str) -> Option<u64> {
     let w: Vec<&str> = line.split_whitespace().collect();
@@ -331,21 +298,6 @@ pub fn first_word(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Read;
-
-    #[test]
-    fn lines_are_capped_and_the_rest_is_skipped() {
-        // 10 MB without a newline, then a short line: the first is cut, the second intact.
-        let long = std::io::repeat(b'x').take(10_000_000);
-        let mut r = BufReader::new(long.chain(&b"\nreadyok\n"[..]));
-        let mut buf = Vec::new();
-        assert_eq!(read_line_capped(&mut r, &mut buf, 100).unwrap(), 10_000_001);
-        assert_eq!(buf.len(), 100);
-        assert!(buf.capacity() < 100_000);
-        assert_eq!(read_line_capped(&mut r, &mut buf, 100).unwrap(), 8);
-        assert_eq!(buf, b"readyok\n");
-        assert_eq!(read_line_capped(&mut r, &mut buf, 100).unwrap(), 0);
-    }
 
     #[test]
     fn seed_option() {

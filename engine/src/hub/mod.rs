@@ -4,8 +4,9 @@
 //! the engine facade ([`session`]) and the reply lines ([`output`]). `protocol.md` (section
 //! "The Hub dialect") is the contract.
 //!
-//! `buffgreen hub` starts in this dialect; the main protocol switches to it when the first
-//! command of a session is `hub`, as Scan does.
+//! `buffgreen hub` starts in this dialect ([`run`]); the binary's default session ([`serve`])
+//! speaks the main protocol and switches to this one when its first command is `hub`, as Scan
+//! does. Both are driven by the protocol's input loop ([`crate::protocol::input`]).
 
 pub mod command;
 pub mod notation;
@@ -13,10 +14,12 @@ pub mod output;
 pub mod session;
 
 use std::io::BufRead;
+use std::time::Instant;
 
 pub use session::{HubError, Session, Variant};
 
-use crate::protocol::{read_line, Flow, Output, MAX_LINE_BYTES};
+use crate::protocol::input::{self, Dialect, LineError};
+use crate::protocol::{Flow, Output};
 
 /// A Hub `enum` parameter's values: each variant with the word that names it.
 pub trait Choice: Copy + PartialEq + 'static {
@@ -51,30 +54,65 @@ pub fn is_hub_line(line: &[u8]) -> bool {
     matches!(command::tokenize(&text), Ok(Some((cmd, _))) if cmd == "hub")
 }
 
-/// Runs the Hub protocol on `input` until `quit` or end of input, writing replies to `out`;
-/// `first` is a line already read from `input` (the `hub` that opened the session), handled
-/// first. Returns the exit code (always 0: bad input is answered, never fatal).
-pub fn run(mut input: impl BufRead, out: Output, first: Option<&[u8]>) -> i32 {
-    let mut session = Session::new(out.clone());
-    if let Some(line) = first {
-        if session.handle_line(line) == Flow::Quit {
-            return 0;
-        }
-    }
-    let mut buf = Vec::new();
-    loop {
-        match read_line(&mut input, &mut buf, MAX_LINE_BYTES) {
-            // End of input, or a broken input stream: no more commands.
-            Ok(None) | Err(_) => break,
-            Ok(Some(Ok(()))) => {
-                if session.handle_line(&buf) == Flow::Quit {
-                    return 0;
-                }
+/// Runs the Hub protocol on `input` until `quit` or end of input, writing replies to `out`.
+/// Returns the exit code (always 0: bad input is answered, never fatal).
+pub fn run(input: impl BufRead + Send + 'static, out: Output) -> i32 {
+    input::run(input, |_| Session::new(out))
+}
+
+/// Runs the binary's default session on `input` until `quit` or end of input: the main
+/// protocol, or the Hub dialect from the first command on when that command is `hub`. Returns
+/// the exit code (always 0).
+pub fn serve(input: impl BufRead + Send + 'static, out: Output) -> i32 {
+    input::run(input, |waker| Serve {
+        session: Box::new(crate::protocol::Session::with_waker(out.clone(), waker)),
+        out,
+        opened: false,
+    })
+}
+
+/// The default session: the main protocol until a first command `hub` switches it.
+struct Serve {
+    session: Box<dyn Dialect>,
+    out: Output,
+    /// A command (not a blank line) was read.
+    opened: bool,
+}
+
+impl Dialect for Serve {
+    fn line(&mut self, line: &[u8], read_at: Instant) -> Flow {
+        if !self.opened && !line.trim_ascii().is_empty() {
+            self.opened = true;
+            if is_hub_line(line) {
+                self.session = Box::new(Session::new(self.out.clone()));
             }
-            // A line past the cap was read and dropped without being stored.
-            Ok(Some(Err(e))) => out.lines(&[output::error_line(&e)]),
         }
+        self.session.line(line, read_at)
     }
-    session.finish();
-    0
+
+    fn dropped(&mut self, error: &LineError) {
+        self.session.dropped(error);
+    }
+
+    fn answered(&mut self) -> Flow {
+        self.session.answered()
+    }
+
+    fn finish(&mut self) {
+        self.session.finish();
+    }
+}
+
+impl Dialect for Session {
+    fn line(&mut self, line: &[u8], _: Instant) -> Flow {
+        self.handle_line(line)
+    }
+
+    fn dropped(&mut self, error: &LineError) {
+        self.out().line(&output::error_line(error));
+    }
+
+    fn finish(&mut self) {
+        Session::finish(self);
+    }
 }

@@ -113,6 +113,11 @@ impl Session {
         &self.engine
     }
 
+    /// Where the replies go.
+    pub(super) fn out(&self) -> &Output {
+        &self.out
+    }
+
     /// Handles one input line (with or without its line end). Bytes that are not UTF-8 are
     /// replaced, never a panic.
     pub fn handle_line(&mut self, line: &[u8]) -> Flow {

@@ -1,38 +1,25 @@
-//! The UCI-like text protocol: the input loop, command parsing ([`command`]) and output
-//! formatting ([`output`]). The grammar and behaviour are specified in `protocol.md`.
+//! The UCI-like text protocol: command parsing ([`command`]), output formatting ([`output`]),
+//! the session that executes commands ([`Session`]), and the input loop and line reader both
+//! dialects use ([`input`]). The grammar and behaviour are specified in `protocol.md`.
 //!
-//! One thread (the caller of [`run`]) owns the input and executes commands in order; searches
-//! run on their own thread and report through callbacks that format their events here. A
-//! session whose first command is `hub` is handed to [`crate::hub`].
+//! The session's thread executes commands in order while the input thread reads on; searches
+//! run on their own thread and report through callbacks that format their events here. The Hub
+//! dialect (module `hub`) is built on this module, never the other way round.
 
 pub mod command;
+pub mod input;
 pub mod output;
 
-use std::io::BufRead;
-
-use thiserror::Error;
+use std::time::{Duration, Instant};
 
 pub use command::{parse, Command, CommandError};
+pub use input::{LineError, MAX_LINE_BYTES};
 pub use output::Output;
-
-use std::time::Duration;
 
 use crate::engine::{Engine, GoRequest};
 use crate::search::time;
 use crate::tools::bench;
-
-/// Longest input line kept, in bytes (its line end not counted). A longer line is read to
-/// its end and dropped without being stored, and answered with one error: memory stays
-/// bounded whatever the input.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
-
-/// Why an input line was dropped before parsing.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum LineError {
-    /// The line is longer than [`MAX_LINE_BYTES`].
-    #[error("line too long: more than {MAX_LINE_BYTES} bytes; ignored")]
-    TooLong,
-}
+use input::{Dialect, Waker};
 
 /// Whether the input loop goes on after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,92 +31,10 @@ pub enum Flow {
 }
 
 /// Runs the protocol on `input` until `quit` or end of input, writing replies to `out`;
-/// returns the process exit code (always 0: bad input is answered, never fatal).
-///
-/// At end of input a running search with a finite limit completes and prints its bestmove; an
-/// infinite or ponder search is stopped and prints its bestmove. Lines are read as bytes, so
-/// input that is not UTF-8 is answered with an error like any other bad line.
-pub fn run(mut input: impl BufRead, out: Output) -> i32 {
-    let mut session = Session::new(out.clone());
-    let mut first_command = true;
-    let mut buf = Vec::new();
-    loop {
-        let flow = match read_line(&mut input, &mut buf, MAX_LINE_BYTES) {
-            // End of input, or a broken input stream, which means the same: no more commands.
-            Ok(None) | Err(_) => {
-                session.finish();
-                return 0;
-            }
-            Ok(Some(Ok(()))) => {
-                // A session that opens with `hub` speaks the Hub dialect from then on, as Scan
-                // does.
-                if first_command && !buf.trim_ascii().is_empty() {
-                    first_command = false;
-                    if crate::hub::is_hub_line(&buf) {
-                        return crate::hub::run(input, out, Some(&buf));
-                    }
-                }
-                session.handle_line(&buf)
-            }
-            Ok(Some(Err(e))) => {
-                session.out.error(&e);
-                Flow::Continue
-            }
-        };
-        if flow == Flow::Quit {
-            return 0;
-        }
-    }
-}
-
-/// Reads one line (up to and including `\n`, or to the end of input) into `buf`, keeping at
-/// most `cap` bytes of it. `Ok(None)` at end of input; `Ok(Some(Err(TooLong)))` when the
-/// line was longer: the rest of it was read and dropped chunk by chunk, never stored, and
-/// `buf` is left empty.
-pub fn read_line(
-    input: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-    cap: usize,
-) -> std::io::Result<Option<Result<(), LineError>>> {
-    buf.clear();
-    let mut seen = false;
-    let mut too_long = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        seen = true;
-        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..=i], true),
-            None => (chunk, false),
-        };
-        let used = part.len();
-        if !too_long {
-            // The line end does not count toward the cap.
-            let body = part.strip_suffix(b"\n").unwrap_or(part);
-            if buf.len() + body.len() > cap {
-                too_long = true;
-                buf.clear();
-                buf.shrink_to(cap);
-            } else {
-                buf.extend_from_slice(part);
-            }
-        }
-        input.consume(used);
-        if done {
-            break;
-        }
-    }
-    Ok(match (seen, too_long) {
-        (false, _) => None,
-        (true, false) => Some(Ok(())),
-        (true, true) => Some(Err(LineError::TooLong)),
-    })
+/// returns the process exit code (always 0: bad input is answered, never fatal). See
+/// [`input::run`].
+pub fn run(input: impl std::io::BufRead + Send + 'static, out: Output) -> i32 {
+    input::run(input, |waker| Session::with_waker(out, waker))
 }
 
 /// One protocol session: the engine and where its replies go. [`run`] feeds it the lines of
@@ -140,15 +45,26 @@ pub struct Session {
     out: Output,
     /// `debug on`: extra `info string debug:` lines.
     debug: bool,
+    /// Wakes the input loop when a search has answered.
+    waker: Waker,
+    /// When the line being executed was read (none: when it is executed).
+    read_at: Option<Instant>,
 }
 
 impl Session {
     /// A fresh engine (default settings, start position) replying to `out`.
     pub fn new(out: Output) -> Session {
+        Session::with_waker(out, Waker::default())
+    }
+
+    /// A fresh session of an input loop, which `waker` wakes when a search has answered.
+    pub fn with_waker(out: Output, waker: Waker) -> Session {
         Session {
             engine: Engine::new(),
             out,
             debug: false,
+            waker,
+            read_at: None,
         }
     }
 
@@ -160,6 +76,8 @@ impl Session {
     /// Handles one input line (with or without its line end): parses and executes it, or
     /// answers an error line. Bytes that are not UTF-8 make the line invalid, never a panic.
     pub fn handle_line(&mut self, line: &[u8]) -> Flow {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
         match command::parse(&String::from_utf8_lossy(line)) {
             Ok(None) => Flow::Continue,
             Ok(Some(cmd)) => self.execute(cmd),
@@ -266,14 +184,34 @@ impl Session {
         let events = self.out.clone();
         let answer = self.out.clone();
         let notation = self.engine.settings().notation;
-        let started = self.engine.go(
+        let waker = self.waker.clone();
+        let started = self.engine.go_since(
+            self.read_at.take().unwrap_or_else(Instant::now),
             request,
             Box::new(move |ev| events.line(&output::event_line(&ev, notation))),
-            Box::new(move |outcome| answer.line(&output::bestmove_line(&outcome, notation))),
+            Box::new(move |outcome| {
+                answer.line(&output::bestmove_line(&outcome, notation));
+                waker.wake();
+            }),
         );
         if let Err(e) = started {
             self.out.error(&e);
         }
+    }
+}
+
+impl Dialect for Session {
+    fn line(&mut self, line: &[u8], read_at: Instant) -> Flow {
+        self.read_at = Some(read_at);
+        self.handle_line(line)
+    }
+
+    fn dropped(&mut self, error: &LineError) {
+        self.out.error(error);
+    }
+
+    fn finish(&mut self) {
+        Session::finish(self);
     }
 }
 
@@ -284,28 +222,6 @@ mod tests {
 
     fn fen_of(s: &Session) -> String {
         fen::write(s.engine().game().position())
-    }
-
-    #[test]
-    fn lines_over_the_cap_are_dropped_whole() {
-        let mut input: &[u8] = b"12345\n123456\r\n1234567 and more\nlast";
-        let mut buf = Vec::new();
-        let mut next = || read_line(&mut input, &mut buf, 6).unwrap();
-        assert_eq!(next(), Some(Ok(())));
-        assert_eq!(next(), Some(Err(LineError::TooLong)));
-        assert_eq!(next(), Some(Err(LineError::TooLong)));
-        assert_eq!(next(), Some(Ok(())));
-        assert_eq!(next(), None);
-        // Exactly at the cap, line end not counted: kept.
-        let mut input: &[u8] = b"123456\nab";
-        assert_eq!(read_line(&mut input, &mut buf, 6).unwrap(), Some(Ok(())));
-        assert_eq!(buf, b"123456\n");
-        assert_eq!(read_line(&mut input, &mut buf, 6).unwrap(), Some(Ok(())));
-        assert_eq!(buf, b"ab");
-        assert_eq!(
-            LineError::TooLong.to_string(),
-            "line too long: more than 1048576 bytes; ignored"
-        );
     }
 
     #[test]
