@@ -244,7 +244,7 @@ fn step(session: &mut Session, captured: &Captured, line: &[u8]) -> Flow {
             let cmd = tame(cmd);
             let flow = session.execute(cmd);
             // Deterministic replies: wait for the (one-node) search before the next line.
-            session.finish();
+            session.settle();
             flow
         }
         _ => session.handle_line(line),

@@ -321,3 +321,83 @@ fn bench_command_prints_its_two_lines() {
     let again = e.recv_until(|l| l.starts_with("Nodes/second: "));
     assert_eq!(again[0], out[0]);
 }
+
+/// Issue 40 item 7: the input is read while a search with a finite limit runs. A `position`,
+/// `setoption` or `ucinewgame` sent during `go movetime 60000` waits for that search (it runs
+/// right after its bestmove) without holding up the input: `isready` is answered before the
+/// bestmove. With `Threads 256` too.
+#[test]
+fn commands_wait_for_a_finite_search_and_isready_does_not() {
+    for (setup, cmd) in [
+        ("", "position startpos moves 11-15"),
+        ("", "setoption name MultiPV value 2"),
+        ("", "ucinewgame"),
+        (
+            "setoption name Threads value 256",
+            "position startpos moves 11-15",
+        ),
+    ] {
+        let mut e = Engine::start();
+        if !setup.is_empty() {
+            assert!(e.ask(setup).is_empty());
+        }
+        e.send("go movetime 60000");
+        e.send(cmd);
+        e.send("isready");
+        let before = e.recv_until(|l| l == "readyok" || l.starts_with("bestmove"));
+        assert_eq!(before.last().unwrap(), "readyok", "{cmd}: {before:#?}");
+        e.send("stop");
+        let out = e.until_bestmove();
+        // The search was of the position before the command.
+        assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+        if cmd.starts_with("position") {
+            assert_eq!(
+                e.fen(),
+                "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
+            );
+        }
+        let (all, status) = e.quit();
+        assert!(status.success());
+        assert_eq!(count_prefix(&all, "bestmove"), 1, "{cmd}: {all:#?}");
+        assert_eq!(
+            count_prefix(&all, "info string error"),
+            0,
+            "{cmd}: {all:#?}"
+        );
+    }
+}
+
+/// Issue 40 item 7: a finite `go` that arrives during a finite search runs after it, in a pipe
+/// (`printf 'position startpos\ngo movetime 200\ngo movetime 200\n' | buffgreen`) and with the
+/// input open; each answers its own position.
+#[test]
+fn a_finite_go_during_a_finite_search_runs_after_it() {
+    let (all, status) = piped("position startpos\ngo movetime 200\ngo movetime 200\n");
+    assert!(status.success());
+    assert_eq!(count_prefix(&all, "bestmove"), 2, "{all:#?}");
+    assert_eq!(count_prefix(&all, "info string error"), 0, "{all:#?}");
+    let mut e = Engine::start();
+    e.send("go movetime 100");
+    e.send("position startpos moves 9-13");
+    e.send("go nodes 50");
+    let first = e.until_bestmove();
+    assert_legal_bestmove(first.last().unwrap(), START_FEN, &Rules::default());
+    let second = e.until_bestmove();
+    assert_legal_bestmove(
+        second.last().unwrap(),
+        "W:W21-32:B1-8,10-13",
+        &Rules::default(),
+    );
+    let (all, _) = e.quit();
+    assert_eq!(count_prefix(&all, "info string error"), 0, "{all:#?}");
+}
+
+/// Issue 40 item 7: at the end of input the engine stops the running search, prints its
+/// bestmove and exits, even under a node limit it would never reach.
+#[test]
+fn end_of_input_ends_even_an_endless_node_limit() {
+    let (all, status) = piped("go nodes 18446744073709551615\n");
+    assert!(status.success());
+    assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
+    assert_legal_bestmove(all.last().unwrap(), START_FEN, &Rules::default());
+}

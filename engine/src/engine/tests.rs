@@ -197,3 +197,33 @@ fn divide_is_sorted() {
         ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
     );
 }
+
+#[test]
+fn the_clock_runs_from_when_go_was_read() {
+    // Issue 40 item 7: set-up before the search (making the tree) counts against the move. A
+    // `go movetime 50` read 10 s ago is out of time at once, and says so in its `info time`.
+    let mut e = Engine::new();
+    let (tx, rx) = mpsc::channel();
+    let events: EventSink = Box::new(move |ev| {
+        if let SearchEvent::Info(info) = ev {
+            let _ = tx.send(info.time);
+        }
+    });
+    let (_, answer, answers) = sinks();
+    let Some(read_at) = Instant::now().checked_sub(Duration::from_secs(10)) else {
+        return;
+    };
+    let request = GoRequest {
+        limits: Limits::movetime(Duration::from_millis(50)),
+        searchmoves: vec![],
+    };
+    e.go_since(read_at, request, events, answer).unwrap();
+    e.wait();
+    assert!(answers.recv().unwrap().best.is_some());
+    let times: Vec<Duration> = rx.try_iter().collect();
+    assert!(!times.is_empty());
+    assert!(
+        times.iter().all(|t| *t >= Duration::from_secs(10)),
+        "{times:?}"
+    );
+}

@@ -10,6 +10,7 @@ pub mod command;
 pub mod input;
 pub mod output;
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 pub use command::{parse, Command, CommandError};
@@ -49,7 +50,15 @@ pub struct Session {
     waker: Waker,
     /// When the line being executed was read (none: when it is executed).
     read_at: Option<Instant>,
+    /// Commands read during a search with a finite limit, run in order once it has answered.
+    queue: VecDeque<Command>,
+    /// The input has ended: every search is stopped as soon as it starts.
+    ending: bool,
 }
+
+/// Most commands waiting for a search: beyond this the session waits for the search before it
+/// takes the next line (and the input thread then for the session), so memory stays bounded.
+pub const MAX_QUEUED: usize = 64;
 
 impl Session {
     /// A fresh engine (default settings, start position) replying to `out`.
@@ -65,6 +74,8 @@ impl Session {
             debug: false,
             waker,
             read_at: None,
+            queue: VecDeque::new(),
+            ending: false,
         }
     }
 
@@ -88,14 +99,35 @@ impl Session {
         }
     }
 
-    /// Ends the session as end of input does: a running search with a finite limit completes,
-    /// an unbounded one is stopped; returns once its bestmove has been written.
+    /// Ends the session as end of input does: the running search is stopped and answers, then
+    /// the commands still waiting run in order, each search among them stopped as soon as it
+    /// starts (every `go` gets its one `bestmove`); returns once the last reply is written.
     pub fn finish(&mut self) {
-        self.engine.end_search();
+        self.ending = true;
+        self.engine.stop();
+        self.engine.wait();
+        self.run_queued();
     }
 
-    /// Executes a parsed command.
+    /// Waits until the engine is idle and no command waits: a search with a finite limit is
+    /// waited for, an unbounded one is stopped, and what waited for them runs (for tests and
+    /// fuzzers that want each command's replies complete before the next line).
+    pub fn settle(&mut self) {
+        loop {
+            self.engine.end_search();
+            self.run_queued();
+            if self.queue.is_empty() && !self.engine.is_searching() {
+                return;
+            }
+        }
+    }
+
+    /// Executes a parsed command, or queues it behind a search with a finite limit (see
+    /// `protocol.md`, "Commands during a search"): `isready`, `stop`, `ponderhit`, `quit`,
+    /// `uci` and `debug` never wait; any other command waits while a search with a finite limit
+    /// runs or other commands wait, and runs as soon as the engine is free.
     pub fn execute(&mut self, cmd: Command) -> Flow {
+        let read_at = self.read_at.take();
         if self.debug {
             self.out.note(&format!("debug: command {cmd:?}"));
         }
@@ -104,9 +136,58 @@ impl Session {
                 .out
                 .lines(&output::uci_lines(&crate::engine::option_table())),
             Command::IsReady => {
+                self.run_queued();
+                // The tree is made now unless a search uses it: the answer never waits.
                 self.engine.prepare();
                 self.out.line("readyok");
             }
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Debug(on) => self.debug = on,
+            Command::Quit => {
+                self.engine.stop();
+                self.engine.wait();
+                return Flow::Quit;
+            }
+            cmd => {
+                self.run_queued();
+                if self.queue.is_empty() && !self.busy() {
+                    self.run(cmd, read_at);
+                } else {
+                    if self.queue.len() >= MAX_QUEUED {
+                        // A finite search: it ends by itself.
+                        self.engine.wait();
+                        self.run_queued();
+                    }
+                    self.queue.push_back(cmd);
+                    self.run_queued();
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    /// True while a search with a finite limit (or a perft, a bench) runs: commands wait for
+    /// it. An unbounded search does not make them wait: they stop it, or are refused.
+    fn busy(&mut self) -> bool {
+        self.engine.is_searching() && !self.engine.is_unbounded()
+    }
+
+    /// Runs the waiting commands in order while the engine is free for them.
+    fn run_queued(&mut self) {
+        while !self.busy() {
+            let Some(cmd) = self.queue.pop_front() else {
+                return;
+            };
+            // Its clock starts now: the time it waited was the other search's.
+            self.run(cmd, None);
+        }
+    }
+
+    /// Executes a command that changes or shows the game, the settings, or starts work; a
+    /// search's clock starts at `read_at` (none: now).
+    fn run(&mut self, cmd: Command, read_at: Option<Instant>) {
+        match cmd {
             Command::SetOption { name, value } => {
                 match self.engine.set_option(&name, value.as_deref()) {
                     Ok(notices) => {
@@ -123,48 +204,56 @@ impl Session {
                     self.out.error(&e);
                 }
             }
-            Command::Go(request) => self.go(request),
+            Command::Go(request) => self.go(request, read_at),
             Command::Perft { depth } => {
-                let out = self.out.clone();
+                let (out, waker) = (self.out.clone(), self.waker.clone());
                 let notation = self.engine.settings().notation;
                 let started = self.engine.perft(
                     depth,
                     Box::new(move |d, complete| {
-                        out.lines(&output::perft_lines(&d, complete, notation))
+                        out.lines(&output::perft_lines(&d, complete, notation));
+                        waker.wake();
                     }),
                 );
                 if let Err(e) = started {
                     self.out.error(&e);
                 }
             }
-            Command::Stop => self.engine.stop(),
-            Command::PonderHit => self.engine.ponderhit(),
-            Command::Quit => {
-                self.engine.stop();
-                self.engine.wait();
-                return Flow::Quit;
-            }
             Command::Display => self.out.lines(&output::display_lines(
                 self.engine.game(),
                 self.engine.settings().notation,
             )),
             Command::Bench { nodes } => {
-                let out = self.out.clone();
+                let (out, waker) = (self.out.clone(), self.waker.clone());
                 let started = self.engine.bench(
                     nodes.unwrap_or(bench::DEFAULT_NODES),
-                    Box::new(move |r| out.lines(&output::bench_lines(&r))),
+                    Box::new(move |r| {
+                        out.lines(&output::bench_lines(&r));
+                        waker.wake();
+                    }),
                 );
                 if let Err(e) = started {
                     self.out.error(&e);
                 }
             }
             Command::Eval => self.out.lines(&output::eval_lines(self.engine.game())),
-            Command::Debug(on) => self.debug = on,
+            Command::Uci
+            | Command::IsReady
+            | Command::Stop
+            | Command::PonderHit
+            | Command::Debug(_)
+            | Command::Quit => {
+                self.execute(cmd);
+            }
         }
-        Flow::Continue
+        if self.ending {
+            // The input has ended: nobody waits for this work's figures.
+            self.engine.stop();
+            self.engine.wait();
+        }
     }
 
-    fn go(&mut self, request: GoRequest) {
+    fn go(&mut self, request: GoRequest, read_at: Option<Instant>) {
         if self.debug {
             if let Ok((limits, _)) = self.engine.complete_limits(&request) {
                 let side = self.engine.game().position().side_to_move();
@@ -186,7 +275,7 @@ impl Session {
         let notation = self.engine.settings().notation;
         let waker = self.waker.clone();
         let started = self.engine.go_since(
-            self.read_at.take().unwrap_or_else(Instant::now),
+            read_at.unwrap_or_else(Instant::now),
             request,
             Box::new(move |ev| events.line(&output::event_line(&ev, notation))),
             Box::new(move |outcome| {
@@ -204,6 +293,11 @@ impl Dialect for Session {
     fn line(&mut self, line: &[u8], read_at: Instant) -> Flow {
         self.read_at = Some(read_at);
         self.handle_line(line)
+    }
+
+    fn answered(&mut self) -> Flow {
+        self.run_queued();
+        Flow::Continue
     }
 
     fn dropped(&mut self, error: &LineError) {
