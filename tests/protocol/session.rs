@@ -558,3 +558,24 @@ fn protocol_md_examples_are_true() {
     d.push("Captures: none".into());
     assert!(doc.contains(&format!("\n{}\n", d.join("\n"))));
 }
+
+/// Issue 40 item 8: a string option's value is everything after `value` (and one blank),
+/// whitespace kept: a `TablebasePath` with two spaces names that path, not another.
+#[test]
+fn a_string_option_keeps_the_whitespace_of_its_value() {
+    let mut e = Engine::start();
+    assert_eq!(
+        e.ask("setoption name TablebasePath value /no/such  dir "),
+        ["info string error: TablebasePath: tablebase directory /no/such  dir  does not exist"]
+    );
+    let dir = std::env::temp_dir().join(format!("bg  tables {}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let said = e.ask(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    // An empty directory is refused, by its own name (the two spaces kept).
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains(&dir.display().to_string()), "{said:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -270,9 +270,10 @@ pub fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<OptionValue
         };
     }
     if let OptionKind::String { .. } = spec.kind {
-        // No value, or UCI's `<empty>`, is the empty string.
-        let text = value.map(str::trim).unwrap_or("");
-        let text = if text == EMPTY { "" } else { text };
+        // No value, or UCI's `<empty>`, is the empty string. The value is kept as given: a
+        // path may begin, hold or end with spaces.
+        let text = value.unwrap_or("");
+        let text = if text.trim() == EMPTY { "" } else { text };
         return Ok(OptionValue::Text(text.to_string()));
     }
     let value = match value.map(str::trim) {

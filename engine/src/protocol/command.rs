@@ -115,6 +115,8 @@ pub enum CommandError {
 
 /// Parses one line. Empty and whitespace-only lines give `Ok(None)`.
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+    let line = line.strip_suffix('\n').unwrap_or(line);
+    let line = line.strip_suffix('\r').unwrap_or(line);
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&name, args)) = tokens.split_first() else {
         return Ok(None);
@@ -133,7 +135,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "d" => bare("d", Command::Display)?,
         "eval" => bare("eval", Command::Eval)?,
         "debug" => debug(args)?,
-        "setoption" => setoption(args)?,
+        "setoption" => setoption(line, args)?,
         "position" => position(args)?,
         "go" => go(args)?,
         "bench" => bench(args)?,
@@ -162,7 +164,10 @@ fn unexpected(command: &'static str, token: &str) -> CommandError {
     }
 }
 
-fn setoption(args: &[&str]) -> Result<Command, CommandError> {
+/// `setoption`: `args` are the tokens of `line` after the command. The name is its tokens
+/// joined by single spaces; the value is the rest of `line` after `value` and the one blank
+/// that follows it, whitespace kept (a path may hold runs of spaces).
+fn setoption(line: &str, args: &[&str]) -> Result<Command, CommandError> {
     const CMD: &str = "setoption";
     match args.first() {
         None => {
@@ -192,7 +197,14 @@ fn setoption(args: &[&str]) -> Result<Command, CommandError> {
                 what: "a value after 'value'",
             })
         }
-        Some(v) => Some(v.join(" ")),
+        Some(_) => {
+            // The tokens are slices of `line`: the value starts one blank after the keyword.
+            let keyword = rest[name.len()];
+            let end = keyword.as_ptr() as usize - line.as_ptr() as usize + keyword.len();
+            let mut after = line[end..].chars();
+            after.next();
+            Some(after.as_str().to_string())
+        }
         None => None,
     };
     Ok(Command::SetOption {
@@ -486,6 +498,24 @@ mod tests {
             err("setoption name Hash value"),
             "setoption: missing a value after 'value'"
         );
+        // Issue 40 item 8: the value is the rest of the line after `value` and one blank,
+        // whitespace kept, the line end stripped.
+        for (line, value) in [
+            (
+                "setoption name TablebasePath value /t/my  tables\n",
+                "/t/my  tables",
+            ),
+            (
+                "setoption name TablebasePath value  lead\tand trail \r\n",
+                " lead\tand trail ",
+            ),
+            ("setoption name X value\tv", "v"),
+        ] {
+            let Ok(Some(Command::SetOption { value: Some(v), .. })) = parse(line) else {
+                panic!("{line:?}");
+            };
+            assert_eq!(v, value, "{line:?}");
+        }
     }
 
     #[test]
