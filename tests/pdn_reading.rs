@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use buffgreen::board::{Position, Rules};
-use buffgreen::tourney::pdn;
+use buffgreen_tourney::pdn;
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/fake.sh");
@@ -102,7 +102,7 @@ fn a_stray_bracket_or_a_nested_comment_is_an_error_not_a_hang() {
         ),
         (
             &format!("[Event \"x\"]\n1. 11-15 {}*\n", "(".repeat(100_000)),
-            "2:73: PDN game 1: variations nested deeper than 64",
+            "2:74: PDN game 1: variations nested deeper than 64",
         ),
     ];
     for (text, want) in cases {
@@ -118,7 +118,7 @@ fn every_malformed_game_is_reported_once_and_a_file_without_games_is_an_error() 
     let p = dir.join("s.pdn").display().to_string();
     let text = "[Event \"a\"]\n[GameType \"21\"]\n[Result \"2-0\"]\n1. 11-15 23-19 1-1\n\n\
                 [Event \"b\"\n[Result \"*\"]\n1. 11-15 *\n\n\
-                [Event \"c\"]\n[GameType \"21\"]\n1. 11-15 24-19 *\n\n\
+                [Event \"c\"]\n[GameType \"21\"]\n1. 11-15 32-27 *\n\n\
                 [Event \"d\"]\n[GameType \"21\"]\n1. 11-15 23-19 *\n\n\
                 [Event \"e\"]\n1. 11-15 ] ] ] *\n";
     let (code, out, err) = verify(&dir, text);
@@ -127,9 +127,10 @@ fn every_malformed_game_is_reported_once_and_a_file_without_games_is_an_error() 
         err,
         format!(
             "error: {p}:4:16: PDN game 1: Result tag 2-0 but the movetext ends 1-1\n\
-             error: {p}:6:11: PDN game 2: expected ']' closing the tag, found '\\n[Result \"*'\n\
-             error: {p}:12:10: PDN game 3: ply 2: 24-19: illegal move 24-19\n\
-             error: {p}:17:10: PDN game 5: stray ']'\n"
+             error: {p}:6:11: PDN game 2: expected ']' closing the tag, found '\\n[Result \"*\"'\n\
+             error: {p}:12:10: PDN game 3: ply 2: 32-27: illegal move '32-27'; legal moves: \
+             21-17 22-17 22-18 23-18 23-19 24-19 24-20\n\
+             error: {p}:19:10: PDN game 5: stray ']'\n"
         )
     );
     for empty in ["", "\n\n", "{just a comment}\n", "; a line comment\n"] {
@@ -186,7 +187,8 @@ fn merge_and_resume_check_the_result_tag_against_the_movetext() {
     let bad = format!("{} 1-1\n{}", &good[..last], &good[last + 5..]);
     std::fs::write(&pdn, &bad).unwrap();
     let line = bad[..last].matches('\n').count() + 1;
-    let column = last - bad[..last].rfind('\n').unwrap();
+    // The marker stands after the space at `last`.
+    let column = last + 1 - bad[..last].rfind('\n').unwrap();
     let p = pdn.display();
     let want = format!(
         "error: {p}:{line}:{column}: PDN game 2: Result tag 2-0 but the movetext ends 1-1\n"

@@ -292,8 +292,9 @@ fn debug_log_has_every_line_both_ways_with_times_and_engines() {
     ));
     assert_eq!(code, 0, "{out}{err}");
     let text = std::fs::read_to_string(&log).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    // `<ms> <dir><name>(<pid>): <line>`.
+    // The match's first line, then `<ms> <dir><name>(<pid>): <line>`.
+    assert!(text.starts_with("0.000 # buffgreen match "), "{text}");
+    let lines: Vec<&str> = text.lines().skip(1).collect();
     let parse = |l: &str| -> (f64, char, String, String) {
         let (ms, rest) = l.split_once(' ').unwrap();
         let dir = rest.chars().next().unwrap();
@@ -396,7 +397,7 @@ fn resume_plays_only_the_missing_games_and_counts_all() {
             ),
         ),
         &format!(
-            "error: PDN game 1: {}: round 1 has a (Black) against b (White), the schedule x \
+            "error: {}:1:1: PDN game 1: round 1 has a (Black) against b (White), the schedule x \
              against y; resume with the arguments of the interrupted run\n",
             part.display()
         ),

@@ -54,6 +54,15 @@ pub enum TourneyError {
         /// The system error.
         source: std::io::Error,
     },
+    /// An error stopped a match that had started: `table` is the table of the games finished
+    /// before it (printed on stdout before the error).
+    #[error("{cause}")]
+    Stopped {
+        /// The table of the finished games.
+        table: String,
+        /// What stopped the match.
+        cause: Box<TourneyError>,
+    },
     /// The arguments contradict each other.
     #[error("{0}")]
     Config(String),

@@ -346,10 +346,14 @@ impl Match {
         });
         report.finish_progress();
         let rest = self.write_out(&order.drain(), &mut out, &mut json_out);
-        if let Some(e) = fatal {
-            return Err(e);
+        if let Some(e) = fatal.or(rest.err()) {
+            // The games played so far are still a result: their table goes with the error.
+            report.stopped = true;
+            return Err(TourneyError::Stopped {
+                table: report.table(),
+                cause: Box::new(e),
+            });
         }
-        rest?;
         let summary = Summary {
             games: report.done,
             scheduled: report.total,
