@@ -288,3 +288,53 @@ fn a_book_file_that_is_not_a_regular_file_or_not_a_book_is_refused_at_once() {
         );
     }
 }
+
+/// `buffgreen book` with `args`: exit code, stdout, stderr.
+fn book_cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+        .arg("book")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 40 item 10: `book probe` printed nothing for a position not in the book (exit 0),
+/// `book build` out of budget wrote an empty book (exit 0), and errors exited 1 where `tb`
+/// exits 2.
+#[test]
+fn book_probe_says_not_in_the_book_and_build_refuses_a_budget_without_a_book() {
+    assert_eq!(
+        book_cli(&["probe", "--fen", "W:W18:B14"]),
+        (1, String::new(), "not in the book: W:W18:B14\n".to_string())
+    );
+    let (code, out, _) = book_cli(&["probe"]);
+    assert_eq!((code, out.lines().next()), (0, Some("9-13 -13")));
+    assert_eq!(
+        book_cli(&["probe", "--fen", "X"]).0,
+        2,
+        "a bad FEN is an error"
+    );
+    let d = dir("budget");
+    let deck = d.join("deck.txt");
+    std::fs::write(&deck, "11-15 23-19\n9-14 22-17\n").expect("write");
+    let out = d.join("out.book");
+    let (deck, out) = (deck.display().to_string(), out.display().to_string());
+    assert_eq!(
+        book_cli(&["build", "--roots", &deck, "--out", &out, "--positions", "3"]),
+        (
+            2,
+            String::new(),
+            "error: --positions 3 is spent on searching the 3 root positions before any is \
+             expanded: give more than 3\n"
+                .to_string()
+        )
+    );
+    assert!(!std::path::Path::new(&out).exists());
+    let missing = d.join("missing.book").display().to_string();
+    assert_eq!(book_cli(&["probe", "--book", &missing]).0, 2);
+}
