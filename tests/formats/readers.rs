@@ -146,7 +146,7 @@ proptest! {
             Ok(entries) => {
                 for en in entries {
                     assert!(!en.best.is_empty());
-                    assert!(Game::new(en.position, 0, en.rules).legal_moves().len() > 0);
+                    assert!(!Game::new(en.position, 0, en.rules).legal_moves().is_empty());
                 }
             }
             Err(errors) => {

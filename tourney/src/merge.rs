@@ -23,7 +23,7 @@ use super::MatchArgs;
 /// Reads the files of `args.merge` and returns the table of all their games and, under
 /// `--sprt`, the decision on all of them.
 pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), TourneyError> {
-    let mut games: BTreeMap<usize, (Recorded, Option<(Limit, Limit)>, String)> = BTreeMap::new();
+    let mut games: BTreeMap<usize, (Recorded, Option<Limits>, String)> = BTreeMap::new();
     let mut rules = None;
     for path in &args.merge {
         let text = std::fs::read_to_string(path).map_err(|source| TourneyError::Io {
@@ -170,10 +170,13 @@ fn ordered(a: &str, b: &str) -> (String, String) {
     }
 }
 
+/// Black's and White's limits in a game.
+type Limits = (Limit, Limit);
+
 /// The limits of Black and White in a game's `TimeControl` tag (`Black <limit>, White
 /// <limit>` when they differ); `None` without the tag. A value that is not a limit is an
 /// error at the tag.
-fn time_control(g: &PdnGame) -> Result<Option<(Limit, Limit)>, TourneyError> {
+fn time_control(g: &PdnGame) -> Result<Option<Limits>, TourneyError> {
     let Some(tc) = g.tag("TimeControl") else {
         return Ok(None);
     };
