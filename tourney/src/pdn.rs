@@ -588,8 +588,8 @@ fn variation(i: &str, depth: usize) -> Res<'_, ()> {
 }
 
 /// One game: its tag section, then movetext up to a termination marker, the next tag section
-/// or the end. `base` is the whole text (for places).
-fn game<'a>(base: &str, i: &'a str, g: &mut PdnGame) -> Res<'a, ()> {
+/// or the end. `loc` gives the places in the whole text.
+fn game<'a>(loc: &mut Locator<'_>, i: &'a str, g: &mut PdnGame) -> Res<'a, ()> {
     let mut i = i;
     let mut movetext = false;
     loop {
@@ -597,7 +597,7 @@ fn game<'a>(base: &str, i: &'a str, g: &mut PdnGame) -> Res<'a, ()> {
         let Some(c) = i.chars().next() else {
             return Ok((i, ()));
         };
-        let at = place(base, i);
+        let at = loc.place(i);
         match c {
             '[' if movetext => return Ok((i, ())),
             '[' => {
@@ -637,15 +637,56 @@ fn game<'a>(base: &str, i: &'a str, g: &mut PdnGame) -> Res<'a, ()> {
     }
 }
 
-/// The line and column of `at`, a suffix of `base`.
-fn place(base: &str, at: &str) -> Place {
-    let offset = base.len() - at.len();
-    let before = &base[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |k| k + 1);
-    Place {
-        line,
-        column: before[line_start..].chars().count() + 1,
+/// Lines and columns of places in a text, found by walking forward from the last place asked
+/// for (or from a checkpoint, the start of the current game), so that reading a file costs
+/// one pass, not one pass per place.
+struct Locator<'t> {
+    text: &'t str,
+    /// The last place asked for: byte offset, and its place.
+    offset: usize,
+    at: Place,
+    /// The start of the current game.
+    checkpoint: (usize, Place),
+}
+
+impl<'t> Locator<'t> {
+    fn new(text: &'t str) -> Locator<'t> {
+        let start = Place { line: 1, column: 1 };
+        Locator {
+            text,
+            offset: 0,
+            at: start,
+            checkpoint: (0, start),
+        }
+    }
+
+    /// The place of `at`, a suffix of the text.
+    fn place(&mut self, at: &str) -> Place {
+        let offset = self.text.len() - at.len();
+        if offset < self.offset {
+            (self.offset, self.at) = if offset >= self.checkpoint.0 {
+                self.checkpoint
+            } else {
+                (0, Place { line: 1, column: 1 })
+            };
+        }
+        for c in self.text[self.offset..offset].chars() {
+            if c == '\n' {
+                self.at.line += 1;
+                self.at.column = 1;
+            } else {
+                self.at.column += 1;
+            }
+        }
+        self.offset = offset;
+        self.at
+    }
+
+    /// Marks the start of a game at `at`, where a later place before it is searched from.
+    fn checkpoint(&mut self, at: &str) -> Place {
+        let place = self.place(at);
+        self.checkpoint = (self.offset, place);
+        place
     }
 }
 
@@ -681,8 +722,11 @@ fn recover(text: &str, offset: usize) -> usize {
 pub fn read_games(file: &str, text: &str) -> (Vec<PdnGame>, Vec<PdnError>) {
     let mut games = Vec::new();
     let mut errors = Vec::new();
-    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // A byte order mark is no part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut rest = text;
     let mut number = 0;
+    let mut loc = Locator::new(text);
     loop {
         rest = match space(rest) {
             Ok((r, ())) => r,
@@ -694,10 +738,10 @@ pub fn read_games(file: &str, text: &str) -> (Vec<PdnGame>, Vec<PdnError>) {
         let mut g = PdnGame {
             file: file.to_string(),
             number: number + 1,
-            place: place(text, rest),
+            place: loc.checkpoint(rest),
             ..PdnGame::default()
         };
-        match game(text, rest, &mut g) {
+        match game(&mut loc, rest, &mut g) {
             Ok((r, ())) => {
                 rest = r;
                 if !g.tags.is_empty() || !g.moves.is_empty() || g.result.is_some() {
@@ -707,7 +751,7 @@ pub fn read_games(file: &str, text: &str) -> (Vec<PdnGame>, Vec<PdnError>) {
             }
             Err(nom::Err::Error(f) | nom::Err::Failure(f)) => {
                 number += 1;
-                let at = place(text, f.at);
+                let at = loc.place(f.at);
                 errors.push(g.error_at(at, f.why));
                 let offset = text.len() - f.at.len();
                 rest = &text[recover(text, offset)..];
