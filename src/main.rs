@@ -39,7 +39,7 @@ enum Cmd {
     /// Opening book: build (drop-out expansion), probe.
     Book(buffgreen::book::cli::BookArgs),
     /// Search test positions (`FEN ; bm <moves> ; id <name>`) and count the solved ones; exit
-    /// status: the unsolved count (at most 100), 101 on a bad file.
+    /// status: 0 all solved, 1 some unsolved, 2 a bad file or argument (docs/match.md).
     Suite(buffgreen_tourney::suite::SuiteArgs),
 }
 

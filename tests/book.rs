@@ -217,3 +217,124 @@ fn switching_the_rules_switches_the_book() {
     let got = go(&mut e, "go nodes 1000");
     assert!(!got.iter().any(|l| l.contains("book 9-14")), "{got:?}");
 }
+
+/// Issue 40 item 4: a FIFO given as `BookFile` blocked the input thread for ever (the open
+/// waits for a writer), and a large file that is not a book was read whole before its header
+/// was looked at. Both are refused at once; the previous book stays.
+#[test]
+fn a_book_file_that_is_not_a_regular_file_or_not_a_book_is_refused_at_once() {
+    let book = write_book("fifo");
+    let d = dir("fifo");
+    let fifo = d.join("pipe.book");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // 1.5 GiB of zeros (a sparse file: no disk used) after a good header claiming 3 entries.
+    let big = d.join("big.book");
+    let good = std::fs::read(&book).expect("read");
+    std::fs::write(&big, &good[..32]).expect("write");
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .expect("open");
+    f.set_len(3 << 29).expect("sparse length");
+    drop(f);
+    let foreign = d.join("foreign-big.book");
+    let f = std::fs::File::create(&foreign).expect("create");
+    f.set_len(3 << 29).expect("sparse length");
+    drop(f);
+    let (fifo, big, foreign, dir_path) = (
+        fifo.display().to_string(),
+        big.display().to_string(),
+        foreign.display().to_string(),
+        d.display().to_string(),
+    );
+    let mut e = start();
+    e.send(&format!("setoption name BookFile value {book}"));
+    let cases = [
+        (
+            fifo.clone(),
+            format!("info string error: BookFile: {fifo}: not a regular file"),
+        ),
+        (
+            dir_path.clone(),
+            format!("info string error: BookFile: {dir_path}: not a regular file"),
+        ),
+        (
+            big.clone(),
+            format!(
+                "info string error: BookFile: {big}: truncated or padded: 1610612736 bytes, \
+                 expected 74"
+            ),
+        ),
+        (
+            foreign.clone(),
+            format!("info string error: BookFile: {foreign}: not a buffgreen book file"),
+        ),
+    ];
+    for (path, want) in cases {
+        assert_eq!(
+            e.ask(&format!("setoption name BookFile value {path}")),
+            vec![want]
+        );
+        e.send("position startpos");
+        assert_eq!(
+            go(&mut e, "go nodes 1000"),
+            booked("11-15", 12, 2),
+            "{path}"
+        );
+    }
+}
+
+/// `buffgreen book` with `args`: exit code, stdout, stderr.
+fn book_cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+        .arg("book")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 40 item 10: `book probe` printed nothing for a position not in the book (exit 0),
+/// `book build` out of budget wrote an empty book (exit 0), and errors exited 1 where `tb`
+/// exits 2.
+#[test]
+fn book_probe_says_not_in_the_book_and_build_refuses_a_budget_without_a_book() {
+    assert_eq!(
+        book_cli(&["probe", "--fen", "W:W18:B14"]),
+        (1, String::new(), "not in the book: W:W18:B14\n".to_string())
+    );
+    let (code, out, _) = book_cli(&["probe"]);
+    assert_eq!((code, out.lines().next()), (0, Some("9-13 -13")));
+    assert_eq!(
+        book_cli(&["probe", "--fen", "X"]).0,
+        2,
+        "a bad FEN is an error"
+    );
+    let d = dir("budget");
+    let deck = d.join("deck.txt");
+    std::fs::write(&deck, "11-15 23-19\n9-14 22-17\n").expect("write");
+    let out = d.join("out.book");
+    let (deck, out) = (deck.display().to_string(), out.display().to_string());
+    assert_eq!(
+        book_cli(&["build", "--roots", &deck, "--out", &out, "--positions", "3"]),
+        (
+            2,
+            String::new(),
+            "error: --positions 3 is spent on searching the 3 root positions before any is \
+             expanded: give more than 3\n"
+                .to_string()
+        )
+    );
+    assert!(!std::path::Path::new(&out).exists());
+    let missing = d.join("missing.book").display().to_string();
+    assert_eq!(book_cli(&["probe", "--book", &missing]).0, 2);
+}

@@ -70,13 +70,13 @@ fn games_of(path: &Path) -> Vec<PdnGame> {
 fn engine_plies(g: &PdnGame) -> usize {
     let opening = g.tag("Opening").unwrap_or("").split_whitespace().count();
     // Every game carries a FEN tag; an opening played as moves starts from the start position.
-    let fen_start = *g.replay(1).unwrap().start() != buffgreen::board::Position::startpos();
+    let fen_start = *g.replay().unwrap().start() != buffgreen::board::Position::startpos();
     g.moves.len() - if fen_start { 0 } else { opening }
 }
 
 /// The side to move after the opening (the first engine to move).
 fn first_mover(g: &PdnGame) -> String {
-    let replay = g.replay(1).unwrap();
+    let replay = g.replay().unwrap();
     let mut game = Game::new(*replay.start(), 0, *replay.rules());
     for m in replay.moves().take(g.moves.len() - engine_plies(g)) {
         game.play(m);
@@ -157,7 +157,7 @@ fn draw_by_score_counts_from_the_move_number_and_resets_on_captures() {
     for g in games {
         // Where the rule says the game ends: the first engine ply at which at least 15 full
         // moves were played and the last 6 engine plies restarted no clock.
-        let game = g.replay(1).unwrap();
+        let game = g.replay().unwrap();
         let opening = g.moves.len() - engine_plies(&g);
         let mut replay = Game::new(*game.start(), 0, *game.rules());
         let mut run_len = 0;
@@ -226,7 +226,7 @@ fn tablebase_ends_games_with_the_tables_result() {
     assert_eq!(games.len(), 8);
     let mut by_table = 0;
     for g in &games {
-        let game = g.replay(1).unwrap();
+        let game = g.replay().unwrap();
         let term = g.tag("Termination").unwrap();
         let pos = game.position();
         // No earlier position of the game was tabled: it ended at the first.
@@ -292,8 +292,9 @@ fn debug_log_has_every_line_both_ways_with_times_and_engines() {
     ));
     assert_eq!(code, 0, "{out}{err}");
     let text = std::fs::read_to_string(&log).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    // `<ms> <dir><name>(<pid>): <line>`.
+    // The match's first line, then `<ms> <dir><name>(<pid>): <line>`.
+    assert!(text.starts_with("0.000 # buffgreen match "), "{text}");
+    let lines: Vec<&str> = text.lines().skip(1).collect();
     let parse = |l: &str| -> (f64, char, String, String) {
         let (ms, rest) = l.split_once(' ').unwrap();
         let dir = rest.chars().next().unwrap();
@@ -396,7 +397,7 @@ fn resume_plays_only_the_missing_games_and_counts_all() {
             ),
         ),
         &format!(
-            "error: PDN game 1: {}: round 1 has a (Black) against b (White), the schedule x \
+            "error: {}:1:1: PDN game 1: round 1 has a (Black) against b (White), the schedule x \
              against y; resume with the arguments of the interrupted run\n",
             part.display()
         ),

@@ -167,9 +167,14 @@ fn verify_pdn_takes_chess_style_results() {
     // A 0-1 on a game White won is still caught.
     let out = verify_with_result(&pdn, "1-0", "0-1");
     assert_eq!(out.status.code(), Some(1));
+    // One error for each bad game, with its place (the Result tag's line).
+    let p = pdn.display();
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: PDN game 1: Result 0-2 but the final position gives 2-0\n"
+        format!(
+            "error: {p}:6:1: PDN game 1: Result 0-2 but the final position gives 2-0\n\
+             error: {p}:27:1: PDN game 2: Result 0-2 but the final position gives 2-0\n"
+        )
     );
 }
 

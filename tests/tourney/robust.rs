@@ -71,7 +71,8 @@ fn pdn_is_appended_and_never_the_openings_file() {
     assert_eq!(
         err,
         format!(
-            "error: --pdn {d} is the openings file: the games would be written into the deck\n"
+            "error: --pdn {d} and --openings {d} are one file: the output would destroy the \
+             input\n"
         )
     );
     assert_eq!(

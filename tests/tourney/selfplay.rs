@@ -51,8 +51,8 @@ fn check_pdn(path: &std::path::Path, rules: Rules) -> Vec<pdn::PdnGame> {
         ] {
             assert!(g.tag(tag).is_some(), "game {}: no {tag}", i + 1);
         }
-        assert_eq!(g.rules(i + 1).unwrap(), rules);
-        let game = g.replay(i + 1).unwrap();
+        assert_eq!(g.rules().unwrap(), rules);
+        let game = g.replay().unwrap();
         assert_eq!(game.moves().len().to_string(), g.tag("PlyCount").unwrap());
         let result = g.tag("Result").unwrap();
         assert_eq!(g.result.as_deref(), Some(result));

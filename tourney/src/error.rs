@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use super::pdn::PdnError;
+
 /// Why a match (or a PDN check) cannot go on. Faults of an engine during a game are not errors:
 /// they lose that game (see [`super::referee::Termination`]).
 #[derive(Debug, Error)]
@@ -36,14 +38,12 @@ pub enum TourneyError {
     /// The openings cannot be had (a file, a line of it, or random openings).
     #[error(transparent)]
     Openings(#[from] buffgreen::openings::OpeningsError),
-    /// A PDN game does not read back.
-    #[error("PDN game {game}: {why}")]
-    Pdn {
-        /// 1-based game number in the file.
-        game: usize,
-        /// What is wrong.
-        why: String,
-    },
+    /// PDN games do not read back: one error for each such game, one line each.
+    #[error("{}", lines(.0))]
+    Pdn(Vec<PdnError>),
+    /// A PDN file holds no game (an empty file, or another format given by mistake).
+    #[error("{0}: no PDN game in the file")]
+    NoGames(String),
     /// An engine program could not be started at all (not found, not executable).
     #[error("cannot start engine '{name}' ({program}): {source}")]
     Spawn {
@@ -54,7 +54,29 @@ pub enum TourneyError {
         /// The system error.
         source: std::io::Error,
     },
+    /// An error stopped a match that had started: `table` is the table of the games finished
+    /// before it (printed on stdout before the error).
+    #[error("{cause}")]
+    Stopped {
+        /// The table of the finished games.
+        table: String,
+        /// What stopped the match.
+        cause: Box<TourneyError>,
+    },
     /// The arguments contradict each other.
     #[error("{0}")]
     Config(String),
+}
+
+impl From<PdnError> for TourneyError {
+    fn from(e: PdnError) -> TourneyError {
+        TourneyError::Pdn(vec![e])
+    }
+}
+
+/// The errors one a line; each line after the first starts with `error: `, as the first does
+/// where it is printed.
+fn lines(errors: &[PdnError]) -> String {
+    let all: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    all.join("\nerror: ")
 }

@@ -41,16 +41,22 @@ use sprt::Decision;
 use stats::Record;
 pub use verify::verify_pdn;
 
-/// Runs a match (or a PDN check); returns the process exit code: 0 done (under `--sprt`: H1
-/// accepted), 1 a PDN check failed, 2 bad arguments or an engine that cannot be started,
-/// [`EXIT_H0`] and [`EXIT_NO_DECISION`] under `--sprt`, 130 stopped by Ctrl-C (the table of
-/// the finished games printed).
+/// Runs a match (or a PDN check); returns the process exit code (docs/match.md, "Exit
+/// status"): 0 done (under `--sprt`: H1 accepted), 1 `--verify-pdn` found a bad game (or
+/// none), 2 bad arguments, an input that cannot be read or is malformed, an engine that
+/// cannot be started or an output that cannot be written (the table of the games finished
+/// before it printed), [`EXIT_H0`] and [`EXIT_NO_DECISION`] under `--sprt`, 130 stopped by
+/// Ctrl-C (the table of the finished games printed).
 pub fn run(args: &MatchArgs) -> i32 {
     if let Some(path) = &args.verify_pdn {
         return match verify_pdn(path) {
             Ok(summary) => {
                 say(&format!("{summary}\n"));
                 0
+            }
+            Err(e @ TourneyError::Io { .. }) => {
+                note(&format!("error: {e}\n"));
+                2
             }
             Err(e) => {
                 note(&format!("error: {e}\n"));
@@ -78,6 +84,11 @@ pub fn run(args: &MatchArgs) -> i32 {
         Ok(summary) => {
             say(&summary.table);
             exit_code(&summary, !args.sprt.is_empty())
+        }
+        Err(TourneyError::Stopped { table, cause }) => {
+            say(&table);
+            note(&format!("error: {cause}\n"));
+            2
         }
         Err(e) => {
             note(&format!("error: {e}\n"));

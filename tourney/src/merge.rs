@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::error::TourneyError;
-use super::pdn;
+use super::pdn::{self, PdnGame};
 use super::report::{Report, Setup};
 use super::resume::{recorded, Recorded};
 use super::runner::{limits_summary, Job};
@@ -23,29 +23,28 @@ use super::MatchArgs;
 /// Reads the files of `args.merge` and returns the table of all their games and, under
 /// `--sprt`, the decision on all of them.
 pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), TourneyError> {
-    let mut games: BTreeMap<usize, (Recorded, String, String)> = BTreeMap::new();
+    let mut games: BTreeMap<usize, (Recorded, Option<Limits>, String)> = BTreeMap::new();
     let mut rules = None;
     for path in &args.merge {
         let text = std::fs::read_to_string(path).map_err(|source| TourneyError::Io {
             path: path.clone(),
             source,
         })?;
-        for (n, g) in pdn::parse(&text)?.iter().enumerate() {
-            let r = recorded(g, n + 1, path)?;
-            let these = g.rules(n + 1)?;
+        for (g, game) in pdn::checked_games(path, &text)? {
+            let these = *game.rules();
+            let r = recorded(&g, game)?;
             if *rules.get_or_insert(these) != these {
                 return Err(TourneyError::Config(format!(
                     "{path}: game {} is played under {these}, other games under {}",
-                    n + 1,
+                    g.number,
                     rules.unwrap_or(these)
                 )));
             }
-            let tc = g.tag("TimeControl").unwrap_or("").to_string();
+            let tc = time_control(&g)?;
             if let Some((_, _, first)) = games.get(&r.round) {
                 return Err(TourneyError::Config(format!(
                     "round {} is both in {first} and in {path} (game {}): the files overlap",
-                    r.round,
-                    n + 1
+                    r.round, g.number
                 )));
             }
             games.insert(r.round, (r, tc, path.clone()));
@@ -107,14 +106,11 @@ pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), Tour
     }
     let mut limits: Vec<Option<Limit>> = vec![None; names.len()];
     for (r, tc, _) in games.values() {
-        let (b, w) = match tc.split_once(", White ") {
-            Some((b, w)) => (b.trim_start_matches("Black "), w),
-            None => (tc.as_str(), tc.as_str()),
-        };
-        for (name, text) in [(&r.black, b), (&r.white, w)] {
+        let Some((b, w)) = tc else { continue };
+        for (name, limit) in [(&r.black, b), (&r.white, w)] {
             let slot = &mut limits[index(name)];
             if slot.is_none() {
-                *slot = parse_limit(text);
+                *slot = Some(*limit);
             }
         }
     }
@@ -174,14 +170,46 @@ fn ordered(a: &str, b: &str) -> (String, String) {
     }
 }
 
-/// A `TimeControl` value back to its limit: `nodes=N`, `movetime=S` (seconds) or a clock.
+/// Black's and White's limits in a game.
+type Limits = (Limit, Limit);
+
+/// The limits of Black and White in a game's `TimeControl` tag (`Black <limit>, White
+/// <limit>` when they differ); `None` without the tag. A value that is not a limit is an
+/// error at the tag.
+fn time_control(g: &PdnGame) -> Result<Option<Limits>, TourneyError> {
+    let Some(tc) = g.tag("TimeControl") else {
+        return Ok(None);
+    };
+    let (b, w) = match tc.split_once(", White ") {
+        Some((b, w)) => (b.trim_start_matches("Black "), w),
+        None => (tc, tc),
+    };
+    let limit = |text: &str| {
+        parse_limit(text).ok_or_else(|| {
+            g.tag_error(
+                "TimeControl",
+                format!(
+                    "TimeControl '{text}' is not nodes=N, movetime=S (above 0, at most a \
+                     day) or a time control"
+                ),
+            )
+        })
+    };
+    Ok(Some((limit(b)?, limit(w)?)))
+}
+
+/// A `TimeControl` value back to its limit: `nodes=N`, `movetime=S` (seconds, above 0 and at
+/// most a day, as a clock's times) or a clock.
 fn parse_limit(text: &str) -> Option<Limit> {
     if let Some(n) = text.strip_prefix("nodes=") {
         return n.parse().ok().filter(|&n| n > 0).map(Limit::Nodes);
     }
     if let Some(s) = text.strip_prefix("movetime=") {
         let secs: f64 = s.parse().ok()?;
-        return (secs > 0.0).then(|| Limit::MoveTime(Duration::from_secs_f64(secs)));
+        if !(secs > 0.0 && secs <= 86_400.0) {
+            return None;
+        }
+        return Duration::try_from_secs_f64(secs).ok().map(Limit::MoveTime);
     }
     text.parse().ok().map(Limit::Clock)
 }

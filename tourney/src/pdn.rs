@@ -25,8 +25,19 @@
 
 use std::fmt::Write as _;
 
+use nom::branch::alt;
+use nom::bytes::complete::{take_while, take_while1};
+use nom::character::complete::{char, digit1, multispace1, not_line_ending, one_of};
+use nom::combinator::{recognize, value};
+use nom::error::{ErrorKind, ParseError};
+use nom::multi::{many0_count, many1_count};
+use nom::sequence::{pair, terminated};
+use nom::IResult;
+use thiserror::Error;
+
 use super::error::TourneyError;
-use buffgreen::board::{fen, Game, Position, Rules};
+use buffgreen::board::{fen, Game, GameResult, Position, Rules};
+use buffgreen::types::Color;
 
 /// What the writer needs besides the game itself.
 #[derive(Clone, Debug)]
@@ -79,23 +90,32 @@ fn is_english(rules: &Rules) -> bool {
     !rules.backward_capture && !rules.long_kings
 }
 
-/// A tag value with the characters PDN readers split on made harmless.
-fn clean(v: &str) -> String {
+/// What a tag holds of `v` when read back: `v` with each control character (a line break
+/// would end the tag) as a space. Compare read tags with this, not with `v`.
+pub fn tag_value(v: &str) -> String {
     v.chars()
-        .map(|c| match c {
-            '"' => '\'',
-            '\\' => '/',
-            c if c.is_control() => ' ',
-            c => c,
-        })
+        .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
+}
+
+/// `v` as a PDN tag value between its quotes: [`tag_value`] with `"` and `\` escaped by a
+/// backslash, as PDN has it.
+fn escape(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    for c in tag_value(v).chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// One game as PDN text, ending with a blank line.
 pub fn write_game(h: &GameHeader<'_>, game: &Game) -> String {
     let mut s = String::new();
     let mut tag = |name: &str, value: &str| {
-        let _ = writeln!(s, "[{name} \"{}\"]", clean(value));
+        let _ = writeln!(s, "[{name} \"{}\"]", escape(value));
     };
     tag("Event", h.event);
     tag("Date", h.date);
@@ -146,18 +166,56 @@ pub fn write_game(h: &GameHeader<'_>, game: &Game) -> String {
     s
 }
 
+/// Where something stands in a PDN file: 1-based line and column (in characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column in characters, from 1.
+    pub column: usize,
+}
+
+/// Why one game of a PDN file was refused: the file, the game's number in it, where, and
+/// what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{file}:{line}:{column}: PDN game {game}: {why}")]
+pub struct PdnError {
+    /// The file as given.
+    pub file: String,
+    /// 1-based number of the game in the file.
+    pub game: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What is wrong.
+    pub why: String,
+}
+
 /// A game as read from PDN text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PdnGame {
+    /// The file it was read from (named in errors).
+    pub file: String,
+    /// 1-based number of the game in its file.
+    pub number: usize,
+    /// Where the game starts.
+    pub place: Place,
     /// Tags in file order.
     pub tags: Vec<(String, String)>,
+    /// Where each tag starts.
+    pub tag_places: Vec<Place>,
     /// Move texts in order, as written.
     pub moves: Vec<String>,
+    /// Where each move stands.
+    pub move_places: Vec<Place>,
     /// The game termination marker (`2-0`, `0-2`, `1-1`, `1-0`, `0-1`, `1/2-1/2`, `*`), if any.
     pub result: Option<String>,
+    /// Where the termination marker stands.
+    pub result_place: Place,
 }
 
-const RESULTS: [&str; 8] = ["2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "0-0", "*"];
+const RESULTS: [&str; 8] = ["1/2-1/2", "2-0", "0-2", "1-1", "1-0", "0-1", "0-0", "*"];
 
 /// A result in the draughts form this writer uses: `1-0` is `2-0`, `0-1` is `0-2` and
 /// `1/2-1/2` is `1-1` (the chess form, which English checkers PDN and py-draughts write).
@@ -170,6 +228,10 @@ pub fn draughts_result(result: &str) -> &str {
     }
 }
 
+/// py-draughts' `Variant` for its American checkers (English checkers on a board where the
+/// side on squares 21-32, White, moves first).
+const PY_DRAUGHTS_AMERICAN: &str = "American checkers";
+
 impl PdnGame {
     /// The value of tag `name`.
     pub fn tag(&self, name: &str) -> Option<&str> {
@@ -179,19 +241,52 @@ impl PdnGame {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The rules of the game: the `Rules` tag if present, else English move rules for
-    /// GameType 21 (and for py-draughts' GameType 23 "American checkers") and Buff and Green
-    /// otherwise (80-half-move draw rule unless told).
-    pub fn rules(&self, game_no: usize) -> Result<Rules, TourneyError> {
-        let bad = |why: String| TourneyError::Pdn { game: game_no, why };
+    /// An error of this game at `at`.
+    pub fn error_at(&self, at: Place, why: impl Into<String>) -> PdnError {
+        PdnError {
+            file: self.file.clone(),
+            game: self.number,
+            line: at.line,
+            column: at.column,
+            why: why.into(),
+        }
+    }
+
+    /// An error of this game about tag `name`: at the tag, or at the game's start when it
+    /// has no such tag.
+    pub fn tag_error(&self, name: &str, why: impl Into<String>) -> PdnError {
+        let at = self
+            .tags
+            .iter()
+            .position(|(n, _)| n == name)
+            .and_then(|i| self.tag_places.get(i).copied())
+            .unwrap_or(self.place);
+        self.error_at(at, why)
+    }
+
+    /// True for py-draughts' American checkers (GameType 23 with its Variant name).
+    fn is_py_draughts_american(&self) -> bool {
         let game_type = self
             .tag("GameType")
             .map(|g| g.split(',').next().unwrap_or("").trim());
-        let mut rules = match (game_type, self.tag("Variant")) {
-            (Some("21"), _) => Rules::ENGLISH,
-            // py-draughts writes 23 for its American checkers, which are English checkers.
-            (Some("23"), Some(v)) if v.eq_ignore_ascii_case("American checkers") => Rules::ENGLISH,
-            _ => Rules::BUFF_AND_GREEN,
+        game_type == Some("23")
+            && self
+                .tag("Variant")
+                .is_some_and(|v| v.eq_ignore_ascii_case(PY_DRAUGHTS_AMERICAN))
+    }
+
+    /// The rules of the game: the `Rules` tag if present, else English move rules for
+    /// GameType 21 (and for py-draughts' GameType 23 "American checkers") and Buff and Green
+    /// otherwise (80-half-move draw rule unless told).
+    pub fn rules(&self) -> Result<Rules, PdnError> {
+        let bad = |why: String| self.tag_error("Rules", why);
+        let game_type = self
+            .tag("GameType")
+            .map(|g| g.split(',').next().unwrap_or("").trim());
+        let mut rules = if game_type == Some("21") || self.is_py_draughts_american() {
+            Rules::ENGLISH
+        } else {
+            Rules::BUFF_AND_GREEN
         };
         if let Some(text) = self.tag("Rules") {
             for field in text.split_whitespace() {
@@ -219,142 +314,485 @@ impl PdnGame {
         Ok(rules)
     }
 
+    /// The start position: the `FEN` tag's, else the standard start with Black to move, or
+    /// with White to move in py-draughts' American checkers (its convention: the side on
+    /// 21-32 moves first when no FEN says otherwise).
+    pub fn start(&self) -> Result<Position, PdnError> {
+        match self.tag("FEN") {
+            Some(f) => fen::parse(f).map_err(|e| self.tag_error("FEN", format!("FEN: {e}"))),
+            None if self.is_py_draughts_american() => {
+                Ok(Position::startpos().with_side_to_move(Color::White))
+            }
+            None => Ok(Position::startpos()),
+        }
+    }
+
     /// Replays the game move by move with the library: every move must be legal.
-    pub fn replay(&self, game_no: usize) -> Result<Game, TourneyError> {
-        let bad = |why: String| TourneyError::Pdn { game: game_no, why };
-        let rules = self.rules(game_no)?;
-        let start = match self.tag("FEN") {
-            Some(f) => fen::parse(f).map_err(|e| bad(format!("FEN: {e}")))?,
-            None => Position::startpos(),
-        };
-        let mut game = Game::new(start, 0, rules);
+    pub fn replay(&self) -> Result<Game, PdnError> {
+        let rules = self.rules()?;
+        let mut game = Game::new(self.start()?, 0, rules);
         for (i, mv) in self.moves.iter().enumerate() {
-            game.play_str(mv)
-                .map_err(|e| bad(format!("ply {}: {mv}: {e}", i + 1)))?;
+            game.play_str(mv).map_err(|e| {
+                let at = self.move_places.get(i).copied().unwrap_or(self.place);
+                self.error_at(at, format!("ply {}: {mv}: {e}", i + 1))
+            })?;
+        }
+        Ok(game)
+    }
+
+    /// Replays the game and checks its result: the `Result` tag against the movetext's
+    /// termination marker (`1-0`, `0-1` and `1/2-1/2` are `2-0`, `0-2` and `1-1`), and, for a
+    /// game whose `Termination` says it ended by the rules, against the final position.
+    pub fn check(&self) -> Result<Game, PdnError> {
+        let game = self.replay()?;
+        let tag = self.tag("Result").map(draughts_result);
+        if let (Some(tag), Some(marker)) = (tag, self.result.as_deref()) {
+            if draughts_result(marker) != tag {
+                return Err(self.error_at(
+                    self.result_place,
+                    format!("Result tag {tag} but the movetext ends {marker}"),
+                ));
+            }
+        }
+        if self
+            .tag("Termination")
+            .is_some_and(|t| t.starts_with("normal"))
+        {
+            let want = match game.result() {
+                GameResult::Win(Color::White) => "2-0",
+                GameResult::Win(Color::Black) => "0-2",
+                GameResult::Draw => "1-1",
+                GameResult::Ongoing => "*",
+            };
+            let tag = tag.unwrap_or("*");
+            if want != tag {
+                return Err(self.tag_error(
+                    "Result",
+                    format!("Result {tag} but the final position gives {want}"),
+                ));
+            }
         }
         Ok(game)
     }
 }
 
-/// Reads every game of a PDN text. Comments `{...}`, `;` to end of line, variations `(...)`,
-/// move numbers (`12.`, `12...`) and `$n` annotations are skipped; a result token or a new tag
-/// section after movetext ends a game.
-pub fn parse(text: &str) -> Result<Vec<PdnGame>, TourneyError> {
-    let mut games = Vec::new();
-    let mut cur = PdnGame::default();
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let bad = |games: &Vec<PdnGame>, why: String| TourneyError::Pdn {
-        game: games.len() + 1,
-        why,
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_whitespace() {
-            i += 1;
-        } else if c == '{' {
-            i = skip_to(&chars, i, '}')?;
-        } else if c == ';' || c == '%' {
-            i = skip_to(&chars, i, '\n').unwrap_or(chars.len());
-        } else if c == '(' {
-            let mut depth = 0;
-            while i < chars.len() {
-                match chars[i] {
-                    '(' => depth += 1,
-                    ')' => depth -= 1,
-                    _ => {}
-                }
-                i += 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-        } else if c == '[' {
-            if !cur.moves.is_empty() || cur.result.is_some() {
-                games.push(std::mem::take(&mut cur));
-            }
-            let (name, value, end) =
-                read_tag(&chars, i).ok_or_else(|| bad(&games, "malformed tag".to_string()))?;
-            cur.tags.push((name, value));
-            i = end;
-        } else {
-            let start = i;
-            while i < chars.len() && !chars[i].is_whitespace() && !"{}[]();".contains(chars[i]) {
-                i += 1;
-            }
-            let token: String = chars[start..i].iter().collect();
-            if RESULTS.contains(&token.as_str()) {
-                cur.result = Some(token);
-                games.push(std::mem::take(&mut cur));
-            } else if token.starts_with('$') {
-                // A numeric annotation glyph.
+/// Variations nested deeper than this are refused (the reader recurses into them).
+const MAX_DEPTH: usize = 64;
+
+/// A parse failure: where, and what is wrong there.
+#[derive(Debug)]
+struct Fail<'a> {
+    at: &'a str,
+    why: String,
+}
+
+impl<'a> ParseError<&'a str> for Fail<'a> {
+    fn from_error_kind(at: &'a str, kind: ErrorKind) -> Self {
+        Fail {
+            at,
+            why: format!("{kind:?}"),
+        }
+    }
+
+    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+type Res<'a, T> = IResult<&'a str, T, Fail<'a>>;
+
+/// A committed failure at `at`.
+fn fail<T>(at: &str, why: impl Into<String>) -> Res<'_, T> {
+    Err(nom::Err::Failure(Fail {
+        at,
+        why: why.into(),
+    }))
+}
+
+/// What a refused text shows: up to a few characters, control characters escaped.
+fn shown(at: &str) -> String {
+    at.chars()
+        .take(12)
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
             } else {
-                // `12.` `12...` `12.11-15` all start with a move number.
-                let body = match token.find('.') {
-                    Some(dot) if token[..dot].chars().all(|d| d.is_ascii_digit()) => {
-                        token[dot..].trim_start_matches('.')
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+/// Whitespace, `;` comments to the end of the line and `%` escape lines.
+fn space(i: &str) -> Res<'_, ()> {
+    value(
+        (),
+        many0_count(alt((
+            multispace1,
+            recognize(pair(one_of(";%"), not_line_ending)),
+        ))),
+    )(i)
+}
+
+/// Blanks inside a tag (not line ends: a tag is one line).
+fn blanks(i: &str) -> Res<'_, &str> {
+    take_while(|c: char| c == ' ' || c == '\t')(i)
+}
+
+/// `"value"` with PDN's escapes `\"` and `\\` (a backslash before any other character stands
+/// for that character); the value ends on its line.
+fn string(i: &str) -> Res<'_, String> {
+    let Some(body) = i.strip_prefix('"') else {
+        return fail(
+            i,
+            format!("expected '\"' opening the tag value, found '{}'", shown(i)),
+        );
+    };
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '"' => return Ok((&body[k + 1..], out)),
+            '\\' => match chars.next() {
+                Some((_, '\n' | '\r')) | None => break,
+                Some((_, e)) => out.push(e),
+            },
+            '\n' | '\r' => break,
+            c => out.push(c),
+        }
+    }
+    fail(i, "tag value not closed on its line")
+}
+
+/// `[Name "value"]`.
+fn tag_pair(i: &str) -> Res<'_, (String, String)> {
+    let (i, _) = char('[')(i)?;
+    let (i, _) = blanks(i)?;
+    let (i, name) =
+        match take_while1::<_, _, Fail<'_>>(|c: char| c.is_alphanumeric() || c == '_')(i) {
+            Ok(r) => r,
+            Err(_) => return fail(i, format!("expected a tag name, found '{}'", shown(i))),
+        };
+    let (i, _) = blanks(i)?;
+    let (i, value) = string(i)?;
+    let (i, _) = blanks(i)?;
+    match i.strip_prefix(']') {
+        Some(rest) => Ok((rest, (name.to_string(), value))),
+        None => fail(
+            i,
+            format!("expected ']' closing the tag, found '{}'", shown(i)),
+        ),
+    }
+}
+
+/// `{...}`: a comment ends at its first `}` (comments do not nest).
+fn comment(i: &str) -> Res<'_, ()> {
+    match i
+        .strip_prefix('{')
+        .map(|b| b.find('}').map(|k| &b[k + 1..]))
+    {
+        Some(Some(rest)) => Ok((rest, ())),
+        Some(None) => fail(i, "comment '{' not closed"),
+        None => Err(nom::Err::Error(Fail {
+            at: i,
+            why: String::new(),
+        })),
+    }
+}
+
+/// A game termination marker, followed by a delimiter.
+fn result(i: &str) -> Res<'_, &str> {
+    for r in RESULTS {
+        if let Some(rest) = i.strip_prefix(r) {
+            if rest
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_whitespace() || "[{(;%".contains(c))
+            {
+                return Ok((rest, &i[..r.len()]));
+            }
+        }
+    }
+    Err(nom::Err::Error(Fail {
+        at: i,
+        why: String::new(),
+    }))
+}
+
+/// `12.` or `12...`.
+fn move_number(i: &str) -> Res<'_, ()> {
+    value((), pair(digit1, many1_count(char('.'))))(i)
+}
+
+/// `$12`: a numeric annotation glyph.
+fn nag(i: &str) -> Res<'_, ()> {
+    value((), pair(char('$'), digit1))(i)
+}
+
+/// A move (`11-15`, `9x18x27`, `a3-b4`) and its annotation (`!`, `?!`), which is dropped.
+fn move_text(i: &str) -> Res<'_, &str> {
+    terminated(
+        take_while1(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == ':'),
+        take_while(|c: char| c == '!' || c == '?'),
+    )(i)
+}
+
+/// Why a character cannot start a movetext element.
+fn stray(i: &str) -> String {
+    match i.chars().next() {
+        Some('}') => "stray '}' (a comment ends at its first '}': comments do not nest)".into(),
+        Some(c @ (']' | ')')) => format!("stray '{c}'"),
+        _ => format!(
+            "expected a move, a move number, a comment or a result, found '{}'",
+            shown(i)
+        ),
+    }
+}
+
+/// `(...)`: a variation, skipped; it may hold comments and other variations.
+fn variation(i: &str, depth: usize) -> Res<'_, ()> {
+    let open = i;
+    if depth >= MAX_DEPTH {
+        return fail(i, format!("variations nested deeper than {MAX_DEPTH}"));
+    }
+    let (mut i, _) = char('(')(i)?;
+    loop {
+        (i, _) = space(i)?;
+        if let Some(rest) = i.strip_prefix(')') {
+            return Ok((rest, ()));
+        }
+        if i.is_empty() {
+            return fail(open, "variation '(' not closed");
+        }
+        if i.starts_with('(') {
+            (i, _) = variation(i, depth + 1)?;
+            continue;
+        }
+        i = match alt((
+            comment,
+            nag,
+            move_number,
+            value((), result),
+            value((), move_text),
+        ))(i)
+        {
+            Ok((rest, ())) => rest,
+            Err(nom::Err::Error(_)) if i.starts_with('[') => {
+                return fail(open, "variation '(' not closed before the next tag")
+            }
+            Err(nom::Err::Error(_)) => return fail(i, stray(i)),
+            Err(e) => return Err(e),
+        };
+    }
+}
+
+/// One game: its tag section, then movetext up to a termination marker, the next tag section
+/// or the end. `loc` gives the places in the whole text.
+fn game<'a>(loc: &mut Locator<'_>, i: &'a str, g: &mut PdnGame) -> Res<'a, ()> {
+    let mut i = i;
+    let mut movetext = false;
+    loop {
+        (i, _) = space(i)?;
+        let Some(c) = i.chars().next() else {
+            return Ok((i, ()));
+        };
+        let at = loc.place(i);
+        match c {
+            '[' if movetext => return Ok((i, ())),
+            '[' => {
+                let (rest, t) = tag_pair(i)?;
+                g.tags.push(t);
+                g.tag_places.push(at);
+                i = rest;
+            }
+            '{' => (i, _) = comment(i)?,
+            '(' => (i, _) = variation(i, 0)?,
+            '$' => match nag(i) {
+                Ok((rest, ())) => i = rest,
+                Err(_) => return fail(i, stray(i)),
+            },
+            _ => {
+                if let Ok((rest, r)) = result(i) {
+                    g.result = Some(r.to_string());
+                    g.result_place = at;
+                    return Ok((rest, ()));
+                }
+                if let Ok((rest, ())) = move_number(i) {
+                    movetext = true;
+                    i = rest;
+                    continue;
+                }
+                match move_text(i) {
+                    Ok((rest, m)) => {
+                        movetext = true;
+                        g.moves.push(m.to_string());
+                        g.move_places.push(at);
+                        i = rest;
                     }
-                    _ => token.as_str(),
-                };
-                let body = body.trim_end_matches(['!', '?', '*']);
-                if !body.is_empty() {
-                    cur.moves.push(body.to_string());
+                    Err(_) => return fail(i, stray(i)),
                 }
             }
         }
     }
-    if !cur.moves.is_empty() || !cur.tags.is_empty() {
-        games.push(cur);
-    }
-    Ok(games)
 }
 
-/// Reads `[Name "value"]` at `from`: name, unescaped value, and the index past the `]`.
-fn read_tag(chars: &[char], from: usize) -> Option<(String, String, usize)> {
-    let mut i = from + 1;
-    let start = i;
-    while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-        i += 1;
-    }
-    let name: String = chars[start..i].iter().collect();
-    while i < chars.len() && chars[i].is_whitespace() {
-        i += 1;
-    }
-    if name.is_empty() || chars.get(i) != Some(&'"') {
-        return None;
-    }
-    i += 1;
-    let mut value = String::new();
-    loop {
-        match chars.get(i)? {
-            '\\' => {
-                value.push(*chars.get(i + 1)?);
-                i += 2;
-            }
-            '"' => break,
-            &c => {
-                value.push(c);
-                i += 1;
-            }
+/// Lines and columns of places in a text, found by walking forward from the last place asked
+/// for (or from a checkpoint, the start of the current game), so that reading a file costs
+/// one pass, not one pass per place.
+struct Locator<'t> {
+    text: &'t str,
+    /// The last place asked for: byte offset, and its place.
+    offset: usize,
+    at: Place,
+    /// The start of the current game.
+    checkpoint: (usize, Place),
+}
+
+impl<'t> Locator<'t> {
+    fn new(text: &'t str) -> Locator<'t> {
+        let start = Place { line: 1, column: 1 };
+        Locator {
+            text,
+            offset: 0,
+            at: start,
+            checkpoint: (0, start),
         }
     }
-    i += 1;
-    while i < chars.len() && chars[i].is_whitespace() && chars[i] != '\n' {
-        i += 1;
+
+    /// The place of `at`, a suffix of the text.
+    fn place(&mut self, at: &str) -> Place {
+        let offset = self.text.len() - at.len();
+        if offset < self.offset {
+            (self.offset, self.at) = if offset >= self.checkpoint.0 {
+                self.checkpoint
+            } else {
+                (0, Place { line: 1, column: 1 })
+            };
+        }
+        for c in self.text[self.offset..offset].chars() {
+            if c == '\n' {
+                self.at.line += 1;
+                self.at.column = 1;
+            } else {
+                self.at.column += 1;
+            }
+        }
+        self.offset = offset;
+        self.at
     }
-    (chars.get(i) == Some(&']')).then(|| (name, value, i + 1))
+
+    /// Marks the start of a game at `at`, where a later place before it is searched from.
+    fn checkpoint(&mut self, at: &str) -> Place {
+        let place = self.place(at);
+        self.checkpoint = (self.offset, place);
+        place
+    }
 }
 
-/// The index just past the next `close` at or after `from + 1`.
-fn skip_to(chars: &[char], from: usize, close: char) -> Result<usize, TourneyError> {
-    chars[from + 1..]
-        .iter()
-        .position(|&c| c == close)
-        .map(|p| from + 1 + p + 1)
-        .ok_or(TourneyError::Pdn {
-            game: 0,
-            why: format!("missing '{close}'"),
-        })
+/// Where reading goes on after an error at byte `offset` of `text`: the next line that opens
+/// a tag section (starts with `[`, after a line that does not), so the rest of the broken
+/// game, its tags included, is passed over.
+fn recover(text: &str, offset: usize) -> usize {
+    let mut at = text[offset..]
+        .find('\n')
+        .map_or(text.len(), |k| offset + k + 1);
+    let line_start = text[..offset].rfind('\n').map_or(0, |k| k + 1);
+    let mut previous_is_tag = text[line_start..].trim_start().starts_with('[');
+    while at < text.len() {
+        let end = text[at..].find('\n').map_or(text.len(), |k| at + k + 1);
+        let line = text[at..end].trim_start();
+        let is_tag = line.starts_with('[');
+        if is_tag && !previous_is_tag {
+            return at;
+        }
+        if !line.is_empty() {
+            previous_is_tag = is_tag;
+        }
+        at = end;
+    }
+    text.len()
+}
+
+/// Reads every game of the PDN text of `file` (named in errors): the games that read, and one
+/// error for each game that does not (where, and why). Comments `{...}`, `;` to the end of the
+/// line, `%` lines, variations `(...)`, move numbers (`12.`, `12...`), `$n` glyphs and move
+/// annotations (`!`, `?`) are passed over; a termination marker or a new tag section after
+/// movetext ends a game. After an error, reading goes on at the next tag section.
+pub fn read_games(file: &str, text: &str) -> (Vec<PdnGame>, Vec<PdnError>) {
+    let mut games = Vec::new();
+    let mut errors = Vec::new();
+    // A byte order mark is no part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut rest = text;
+    let mut number = 0;
+    let mut loc = Locator::new(text);
+    loop {
+        rest = match space(rest) {
+            Ok((r, ())) => r,
+            Err(_) => rest,
+        };
+        if rest.is_empty() {
+            break;
+        }
+        let mut g = PdnGame {
+            file: file.to_string(),
+            number: number + 1,
+            place: loc.checkpoint(rest),
+            ..PdnGame::default()
+        };
+        match game(&mut loc, rest, &mut g) {
+            Ok((r, ())) => {
+                rest = r;
+                if !g.tags.is_empty() || !g.moves.is_empty() || g.result.is_some() {
+                    number += 1;
+                    games.push(g);
+                }
+            }
+            Err(nom::Err::Error(f) | nom::Err::Failure(f)) => {
+                number += 1;
+                let at = loc.place(f.at);
+                errors.push(g.error_at(at, f.why));
+                let offset = text.len() - f.at.len();
+                rest = &text[recover(text, offset)..];
+            }
+            Err(nom::Err::Incomplete(_)) => break,
+        }
+    }
+    (games, errors)
+}
+
+/// The games of the PDN text of `file`, each replayed and its result checked
+/// ([`PdnGame::check`]): every game must read and check, and the file must hold one. The
+/// error names every game that does not, one line each.
+pub fn checked_games(file: &str, text: &str) -> Result<Vec<(PdnGame, Game)>, TourneyError> {
+    let (games, mut errors) = read_games(file, text);
+    let mut good = Vec::new();
+    for g in games {
+        match g.check() {
+            Ok(game) => good.push((g, game)),
+            Err(e) => errors.push(e),
+        }
+    }
+    errors.sort_by_key(|e| e.game);
+    if !errors.is_empty() {
+        return Err(TourneyError::Pdn(errors));
+    }
+    if good.is_empty() {
+        return Err(TourneyError::NoGames(file.to_string()));
+    }
+    Ok(good)
+}
+
+/// Reads every game of a PDN text (named `-` in errors); the first error if any game does not
+/// read. Games are not replayed (see [`checked_games`]).
+pub fn parse(text: &str) -> Result<Vec<PdnGame>, TourneyError> {
+    let (games, errors) = read_games("-", text);
+    if errors.is_empty() {
+        Ok(games)
+    } else {
+        Err(TourneyError::Pdn(errors))
+    }
 }
 
 #[cfg(test)]
@@ -385,7 +823,7 @@ mod tests {
         }
         let text = write_game(&header("1-1"), &g);
         assert!(text.starts_with(
-            "[Event \"t\"]\n[Date \"2024.01.02\"]\n[Round \"3\"]\n[White \"W 'q'\"]\n"
+            "[Event \"t\"]\n[Date \"2024.01.02\"]\n[Round \"3\"]\n[White \"W \\\"q\\\"\"]\n"
         ));
         assert!(text.contains("[GameType \"21\"]\n[Variant \"English checkers\"]\n[Rules \"BackwardCapture=false LongKings=false DrawHalfMoves=80\"]\n"));
         // The standard start's FEN comes last, on a line indented by a tab.
@@ -396,15 +834,15 @@ mod tests {
         let games = parse(&(text.clone() + &text)).unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[1].result.as_deref(), Some("1-1"));
-        let back = games[0].replay(1).unwrap();
+        let back = games[0].replay().unwrap();
         assert_eq!(back, g);
         // py-draughts' own header for American checkers.
         let theirs = "[GameType \"23\"]\n[Variant \"American checkers\"]\n[Result \"1-0\"]\n\
                       [FEN \"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\"]\n\
                       1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 1-0";
         let theirs = &parse(theirs).unwrap()[0];
-        assert_eq!(theirs.rules(1).unwrap(), Rules::ENGLISH);
-        assert_eq!(theirs.replay(1).unwrap(), g);
+        assert_eq!(theirs.rules().unwrap(), Rules::ENGLISH);
+        assert_eq!(theirs.replay().unwrap(), g);
         assert_eq!(draughts_result("1-0"), "2-0");
         assert_eq!(draughts_result("0-1"), "0-2");
         assert_eq!(draughts_result("1/2-1/2"), "1-1");
@@ -420,19 +858,19 @@ mod tests {
             text.contains("[GameType \"32,B,8,8,N1,0\"]\n[Variant \"Buff and Green checkers\"]\n")
         );
         assert!(text.contains("[SetUp \"1\"]\n[FEN \"W:W18,K30:BK3,14\"]\n\n"));
-        assert_eq!(parse(&text).unwrap()[0].replay(1).unwrap(), g);
+        assert_eq!(parse(&text).unwrap()[0].replay().unwrap(), g);
         let loose = "[GameType \"21\"]\n{c} 1.11-15 (1... 23-18) 23-19 ; note\n2... 8-11! $1 *";
         let games = parse(loose).unwrap();
         assert_eq!(games[0].moves, ["11-15", "23-19", "8-11"]);
         assert_eq!(games[0].result.as_deref(), Some("*"));
-        let err = parse("[GameType \"21\"]\n1. 11-17").unwrap()[0].replay(4);
+        let err = parse("[GameType \"21\"]\n1. 11-17").unwrap()[0].replay();
         assert!(err
             .unwrap_err()
             .to_string()
-            .starts_with("PDN game 4: ply 1: 11-17"));
+            .starts_with("-:2:4: PDN game 1: ply 1: 11-17"));
         assert!(
             parse("[Event \"x\"]\n[Rules \"LongKings=maybe\"]\n1-0").unwrap()[0]
-                .rules(1)
+                .rules()
                 .is_err()
         );
     }

@@ -76,6 +76,9 @@ pub(super) struct Report {
     pub(super) repeats: usize,
     /// Ctrl-C stopped the match.
     pub(super) interrupted: bool,
+    /// An error stopped the match (an output that cannot be written, an engine that cannot be
+    /// started): the table counts the games finished before it.
+    pub(super) stopped: bool,
     progress: Progress,
     pub(super) decision: Option<(Decision, f64)>,
 }
@@ -111,6 +114,7 @@ impl Report {
             seen_games: HashMap::new(),
             repeats: 0,
             interrupted: false,
+            stopped: false,
             progress,
             decision: None,
             setup,
@@ -345,6 +349,12 @@ impl Report {
         if self.interrupted {
             s += &format!(
                 "Interrupted: the table counts the {} games finished\n",
+                self.done
+            );
+        }
+        if self.stopped {
+            s += &format!(
+                "Stopped by an error: the table counts the {} games finished\n",
                 self.done
             );
         }

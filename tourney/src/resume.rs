@@ -10,6 +10,7 @@ use super::error::TourneyError;
 use super::pdn::{self, PdnGame};
 use super::referee::{Outcome, Played, Termination};
 use super::runner::{Job, Match};
+use buffgreen::board::Game;
 use buffgreen::types::Color;
 
 /// A game read back from a PDN: its round and the game as the runner would have reported it.
@@ -24,26 +25,28 @@ pub(super) struct Recorded {
     pub(super) played: Played,
 }
 
-/// Reads game `no` (1-based in its file) of a PDN: tags Round, Black, White, Result and
-/// Termination are required, and the moves must replay.
-pub(super) fn recorded(g: &PdnGame, no: usize, file: &str) -> Result<Recorded, TourneyError> {
-    let bad = |why: String| TourneyError::Pdn {
-        game: no,
-        why: format!("{file}: {why}"),
+/// Reads a game of a PDN, `game` its replay (checked by [`PdnGame::check`]): tags Round,
+/// Black, White, Result and Termination are required.
+pub(super) fn recorded(g: &PdnGame, game: Game) -> Result<Recorded, TourneyError> {
+    let tag = |name: &str| {
+        g.tag(name)
+            .ok_or_else(|| g.error_at(g.place, format!("no {name} tag")))
     };
-    let tag = |name: &str| g.tag(name).ok_or_else(|| bad(format!("no {name} tag")));
     let round: usize = tag("Round")?
         .parse()
         .ok()
         .filter(|&r| r > 0)
-        .ok_or_else(|| bad("Round is not a game number".to_string()))?;
+        .ok_or_else(|| g.tag_error("Round", "Round is not a game number"))?;
     let outcome = match tag("Result")? {
         "2-0" | "1-0" => Outcome::Win(Color::White),
         "0-2" | "0-1" => Outcome::Win(Color::Black),
         "1-1" | "1/2-1/2" => Outcome::Draw,
-        r => return Err(bad(format!("result {r} is not a finished game"))),
+        r => {
+            return Err(g
+                .tag_error("Result", format!("result {r} is not a finished game"))
+                .into())
+        }
     };
-    let game = g.replay(no)?;
     // The opening's moves, when the Opening tag lists the game's first moves (a FEN opening
     // has none).
     let label: Vec<&str> = g.tag("Opening").unwrap_or("").split_whitespace().collect();
@@ -72,8 +75,10 @@ pub(super) fn recorded(g: &PdnGame, no: usize, file: &str) -> Result<Recorded, T
 }
 
 /// The games of `m`'s schedule (its shard's, with `--shard`) found in the PDN at `path`, in
-/// file order, each with its job. A missing file holds none. Games of another event are
-/// passed over; a game of this event that is not the schedule's game of its round is an error.
+/// file order, each with its job. A missing or empty file holds none; any other file must
+/// hold games that read and check ([`pdn::checked_games`]). Games of another event are
+/// passed over; a game of this event that is not the schedule's game of its round is an
+/// error. Tags are compared with what the writer wrote ([`pdn::tag_value`]).
 pub(super) fn finished_games(m: &Match, path: &str) -> Result<Vec<(Job, Played)>, TourneyError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -86,31 +91,37 @@ pub(super) fn finished_games(m: &Match, path: &str) -> Result<Vec<(Job, Played)>
         }
     };
     let mut out = Vec::new();
+    if text.trim().is_empty() {
+        return Ok(out);
+    }
     let mut seen = HashSet::new();
-    for (n, g) in pdn::parse(&text)?.iter().enumerate() {
-        if g.tag("Event") != Some(m.event.as_str()) {
+    let event = pdn::tag_value(&m.event);
+    for (g, game) in pdn::checked_games(path, &text)? {
+        if g.tag("Event") != Some(event.as_str()) {
             continue;
         }
-        let mut r = recorded(g, n + 1, path)?;
-        let bad = |why: String| TourneyError::Pdn {
-            game: n + 1,
-            why: format!(
-                "{path}: round {} {why}; resume with the arguments of the interrupted run",
-                r.round
-            ),
+        let mut r = recorded(&g, game)?;
+        let bad = |why: String| {
+            TourneyError::from(g.error_at(
+                g.place,
+                format!(
+                    "round {} {why}; resume with the arguments of the interrupted run",
+                    r.round
+                ),
+            ))
         };
         let job = m
             .job(r.round - 1)
             .filter(|j| m.planned_round(j.round))
             .ok_or_else(|| bad("is not in this run's schedule".to_string()))?;
-        if (
-            m.specs[job.black].name.as_str(),
-            m.specs[job.white].name.as_str(),
-        ) != (r.black.as_str(), r.white.as_str())
-        {
+        let (black, white) = (
+            pdn::tag_value(&m.specs[job.black].name),
+            pdn::tag_value(&m.specs[job.white].name),
+        );
+        if (black.as_str(), white.as_str()) != (r.black.as_str(), r.white.as_str()) {
             return Err(bad(format!(
                 "has {} (Black) against {} (White), the schedule {} against {}",
-                r.black, r.white, m.specs[job.black].name, m.specs[job.white].name
+                r.black, r.white, black, white
             )));
         }
         let opening = m.openings.get(job.pair_no)?;
@@ -127,8 +138,7 @@ pub(super) fn finished_games(m: &Match, path: &str) -> Result<Vec<(Job, Played)>
         if !seen.insert(r.round) {
             super::note(&format!(
                 "warning: {path}: round {} appears again (game {}): the first one counts\n",
-                r.round,
-                n + 1
+                r.round, g.number
             ));
             continue;
         }

@@ -28,6 +28,7 @@ use super::sprt::Sprt;
 use super::tc::Limit;
 use super::{MatchArgs, Summary};
 use buffgreen::openings::{self, OpeningSource};
+use buffgreen::tools::files::{check_outputs, Role};
 
 /// Raised by Ctrl-C (see [`interrupt`]): the match stops, and its table counts the games
 /// finished.
@@ -122,13 +123,7 @@ impl Match {
             .map(|s| s.limit.or(limit).unwrap_or(Limit::Nodes(1)))
             .collect();
         let rules = a.rules.rules();
-        if let (Some(pdn), Some(deck)) = (&a.pdn, &a.openings) {
-            if same_file(pdn, deck) {
-                return Err(TourneyError::Config(format!(
-                    "--pdn {pdn} is the openings file: the games would be written into the deck"
-                )));
-            }
-        }
+        check_files(a, &specs)?;
         let mut openings = match &a.openings {
             Some(path) => openings::load(path, &rules)?,
             None => Vec::new(),
@@ -351,10 +346,14 @@ impl Match {
         });
         report.finish_progress();
         let rest = self.write_out(&order.drain(), &mut out, &mut json_out);
-        if let Some(e) = fatal {
-            return Err(e);
+        if let Some(e) = fatal.or(rest.err()) {
+            // The games played so far are still a result: their table goes with the error.
+            report.stopped = true;
+            return Err(TourneyError::Stopped {
+                table: report.table(),
+                cause: Box::new(e),
+            });
         }
-        rest?;
         let summary = Summary {
             games: report.done,
             scheduled: report.total,
@@ -563,12 +562,36 @@ fn write_to(
         })
 }
 
-/// Whether two paths name one file (by their canonical paths when both exist).
-fn same_file(a: &str, b: &str) -> bool {
-    match (Path::new(a).canonicalize(), Path::new(b).canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => Path::new(a) == Path::new(b),
-    }
+/// Refuses a match whose outputs (`--pdn`, `--json`, `--debug-log`) are one file with each
+/// other or with an input (the openings file, an engine's program given by its path).
+fn check_files(a: &MatchArgs, specs: &[EngineSpec]) -> Result<(), TourneyError> {
+    let named = [
+        ("--openings", &a.openings, false),
+        ("--pdn", &a.pdn, true),
+        ("--json", &a.json, true),
+        ("--debug-log", &a.debug_log, true),
+    ];
+    let mut files: Vec<Role<'_>> = named
+        .iter()
+        .filter_map(|&(option, path, output)| {
+            path.as_deref().map(|path| Role {
+                option,
+                path,
+                output,
+            })
+        })
+        .collect();
+    files.extend(
+        specs
+            .iter()
+            .filter(|s| s.program.contains('/'))
+            .map(|s| Role {
+                option: "--engine",
+                path: &s.program,
+                output: false,
+            }),
+    );
+    check_outputs(&files).map_err(TourneyError::Config)
 }
 
 /// The `--sprt` words, if any, as a test between the two engines of a run.

@@ -27,14 +27,18 @@ use crate::tc::Limit;
 use buffgreen::board::{fen, notation, Game, Position, Rules};
 use buffgreen::cli::RuleFlags;
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
+use buffgreen::tools::files::{check_outputs, Role};
 use buffgreen::types::Move;
 
-/// The highest exit status: the number of unsolved positions, capped so that it stays clear of
-/// the statuses a shell gives signals (128 and above) and of [`EXIT_ERROR`].
-pub const MAX_UNSOLVED_STATUS: i32 = 100;
+/// The exit status of a suite whose positions were all solved.
+pub const EXIT_OK: i32 = 0;
 
-/// The exit status of a suite that could not be run (unreadable file, bad line, bad `--json`).
-pub const EXIT_ERROR: i32 = 101;
+/// The exit status of a suite with unsolved positions (the `Solved:` line gives the count).
+pub const EXIT_UNSOLVED: i32 = 1;
+
+/// The exit status of a suite that could not be run (unreadable file, bad line, bad `--json`,
+/// an engine that cannot be started).
+pub const EXIT_ERROR: i32 = 2;
 
 /// Command-line arguments of `buffgreen suite`.
 #[derive(clap::Args, Debug, Clone)]
@@ -131,10 +135,25 @@ pub fn parse_suite(file: &str, text: &str, base: Rules) -> Result<Vec<Entry>, Ve
 
 type Parsed = (Option<String>, Rules, Position, Vec<Move>);
 
+/// `text` as an error message quotes it: control characters escaped, so that the message
+/// stays one printable line.
+fn shown(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
     let mut fields = line.split(';').map(str::trim);
     let fen_text = fields.next().unwrap_or("");
-    let position = fen::parse(fen_text).map_err(|e| format!("bad FEN '{fen_text}': {e}"))?;
+    let position =
+        fen::parse(fen_text).map_err(|e| format!("bad FEN '{}': {e}", shown(fen_text)))?;
     let (mut bm, mut id, mut rules) = (None, None, base);
     for field in fields {
         let (key, value) = field.split_once(char::is_whitespace).unwrap_or((field, ""));
@@ -154,7 +173,12 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
                         long_kings: true,
                         ..base
                     },
-                    _ => return Err(format!("unknown rules '{value}' (default or english)")),
+                    _ => {
+                        return Err(format!(
+                            "unknown rules '{}' (default or english)",
+                            shown(value)
+                        ))
+                    }
                 }
             }
             _ => {}
@@ -189,10 +213,12 @@ impl Outcome {
     }
 }
 
-/// Searches one position with a fresh tree.
-pub fn search(entry: &Entry, config: &SearchConfig, limits: &Limits) -> Outcome {
+/// Searches one position with `searcher`'s tree emptied first, as an engine does after
+/// `ucinewgame`. One searcher serves every position: a new one per position allocated and
+/// freed its whole tree memory each time, which cost more than the searches themselves.
+pub fn search(entry: &Entry, searcher: &mut Searcher, limits: &Limits) -> Outcome {
     let game = Game::new(entry.position, 0, entry.rules);
-    let mut searcher = Searcher::new(config);
+    searcher.new_game();
     let out = searcher.search(&game, limits, &Control::default(), &mut |_| {});
     Outcome {
         played: out.best,
@@ -312,11 +338,27 @@ fn rules_name(r: &Rules) -> &'static str {
     }
 }
 
-/// Runs `buffgreen suite`; returns the exit status (see [`MAX_UNSOLVED_STATUS`],
+/// Runs `buffgreen suite`; returns the exit status ([`EXIT_OK`], [`EXIT_UNSOLVED`],
 /// [`EXIT_ERROR`]).
 pub fn run(a: &SuiteArgs) -> i32 {
     let mut entries = Vec::new();
     let mut errors = Vec::new();
+    if let Some(json) = &a.json {
+        let mut files = vec![Role {
+            option: "--json",
+            path: json,
+            output: true,
+        }];
+        files.extend(a.files.iter().map(|f| Role {
+            option: "FILE",
+            path: f,
+            output: false,
+        }));
+        if let Err(e) = check_outputs(&files) {
+            eprintln!("error: {e}");
+            return EXIT_ERROR;
+        }
+    }
     for file in &a.files {
         match std::fs::read_to_string(file) {
             Ok(text) => match parse_suite(file, &text, a.rules.rules()) {
@@ -352,12 +394,19 @@ pub fn run(a: &SuiteArgs) -> i32 {
     };
     let limit_text = limit_text(engine.as_ref().map_or(limit, |e| e.limit));
     let limits = limits_of(limit);
+    let mut searcher = engine.is_none().then(|| Searcher::new(&config));
     let mut solved = 0;
     let mut records = Vec::new();
     let mut out = std::io::stdout().lock();
     for entry in &entries {
         let o = match engine.as_mut().map(|e| e.search(entry)) {
-            None => search(entry, &config, &limits),
+            None => match searcher.as_mut() {
+                Some(searcher) => search(entry, searcher, &limits),
+                None => Outcome {
+                    played: None,
+                    nodes: None,
+                },
+            },
             Some(Ok(o)) => o,
             Some(Err(e)) => {
                 eprintln!("error: {e}");
@@ -408,7 +457,11 @@ pub fn run(a: &SuiteArgs) -> i32 {
             return EXIT_ERROR;
         }
     }
-    ((total - solved).min(MAX_UNSOLVED_STATUS as usize)) as i32
+    if solved == total {
+        EXIT_OK
+    } else {
+        EXIT_UNSOLVED
+    }
 }
 
 #[cfg(test)]

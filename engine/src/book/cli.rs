@@ -10,6 +10,7 @@ use crate::book::build::{build, BuildOptions};
 use crate::book::{format, Book, BookRules};
 use crate::cli::RuleFlags;
 use crate::openings;
+use crate::tools::files::{check_outputs, Role};
 
 /// `buffgreen book ...`.
 #[derive(Args, Debug)]
@@ -75,7 +76,16 @@ pub struct ProbeArgs {
     pub rules: RuleFlags,
 }
 
-/// Runs a book subcommand; returns the exit status.
+/// Exit status: done (`book probe`: the position has book moves).
+pub const EXIT_OK: i32 = 0;
+/// Exit status of `book probe` for a position the book has no move for.
+pub const EXIT_NOT_FOUND: i32 = 1;
+/// Exit status of a command that could not be done: bad arguments, an unreadable or malformed
+/// input, an output that cannot be written, a build whose budget gives no book.
+pub const EXIT_ERROR: i32 = 2;
+
+/// Runs a book subcommand; returns the exit status ([`EXIT_OK`], [`EXIT_NOT_FOUND`],
+/// [`EXIT_ERROR`]).
 pub fn run(args: &BookArgs) -> i32 {
     match &args.command {
         BookCommand::Build(a) => run_build(a),
@@ -85,15 +95,47 @@ pub fn run(args: &BookArgs) -> i32 {
 
 fn run_build(a: &BuildArgs) -> i32 {
     let rules = a.rules.rules();
+    let out = a.out.display().to_string();
+    if let Some(path) = &a.roots {
+        let files = [
+            Role {
+                option: "--out",
+                path: &out,
+                output: true,
+            },
+            Role {
+                option: "--roots",
+                path,
+                output: false,
+            },
+        ];
+        if let Err(e) = check_outputs(&files) {
+            eprintln!("error: {e}");
+            return EXIT_ERROR;
+        }
+    }
     let mut roots = vec![Position::startpos()];
     if let Some(path) = &a.roots {
         match openings::load(path, &rules) {
             Ok(deck) => roots.extend(deck.iter().map(|o| *o.game.position())),
             Err(e) => {
                 eprintln!("error: {e}");
-                return 1;
+                return EXIT_ERROR;
             }
         }
+    }
+    // Each root is searched before anything is expanded: a budget that ends there gives no
+    // book at all.
+    let distinct: std::collections::HashSet<Position> = roots.iter().copied().collect();
+    if a.positions <= distinct.len() {
+        eprintln!(
+            "error: --positions {} is spent on searching the {} root positions before any is \
+             expanded: give more than {}",
+            a.positions,
+            distinct.len(),
+            distinct.len()
+        );
+        return EXIT_ERROR;
     }
     let opts = BuildOptions {
         rules,
@@ -111,10 +153,18 @@ fn run_build(a: &BuildArgs) -> i32 {
             p.searched, p.expanded, p.root_value, p.cost
         );
     });
+    if entries.is_empty() {
+        eprintln!(
+            "error: no book move within --positions {} (no root has a legal move?): {out} not \
+             written",
+            a.positions
+        );
+        return EXIT_ERROR;
+    }
     let bytes = format::encode(BookRules::of(&rules), &entries);
     if let Err(e) = std::fs::write(&a.out, &bytes) {
-        eprintln!("error: {}: {e}", a.out.display());
-        return 1;
+        eprintln!("error: {out}: {e}");
+        return EXIT_ERROR;
     }
     println!(
         "wrote {}: {} moves, {} bytes",
@@ -122,7 +172,7 @@ fn run_build(a: &BuildArgs) -> i32 {
         entries.len(),
         bytes.len()
     );
-    0
+    EXIT_OK
 }
 
 fn run_probe(a: &ProbeArgs) -> i32 {
@@ -132,14 +182,14 @@ fn run_probe(a: &ProbeArgs) -> i32 {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: {e}");
-                return 1;
+                return EXIT_ERROR;
             }
         },
         None => match crate::book::builtin(&rules) {
             Some(b) => (*b).clone(),
             None => {
                 eprintln!("error: no built-in book for {}", BookRules::of(&rules));
-                return 1;
+                return EXIT_ERROR;
             }
         },
     };
@@ -147,15 +197,20 @@ fn run_probe(a: &ProbeArgs) -> i32 {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: bad FEN: {e}");
-            return 1;
+            return EXIT_ERROR;
         }
     };
+    let moves = book.probe(&pos, &rules);
+    if moves.is_empty() {
+        eprintln!("not in the book: {}", fen::write(&pos));
+        return EXIT_NOT_FOUND;
+    }
     // A closed pipe (`| head`) ends the listing quietly.
     let mut out = std::io::stdout().lock();
-    for m in book.probe(&pos, &rules) {
+    for m in moves {
         if writeln!(out, "{} {}", Notation::Numeric.write(&m.mv), m.score).is_err() {
             break;
         }
     }
-    0
+    EXIT_OK
 }

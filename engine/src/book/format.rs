@@ -38,6 +38,19 @@ pub enum BookError {
         /// What the system said.
         message: String,
     },
+    /// The path names a FIFO, a directory or a device: reading it could block or never end.
+    #[error("{0}: not a regular file")]
+    NotRegular(String),
+    /// The header counts more entries than a book may hold.
+    #[error("{path}: {count} entries, more than the {max} a book may hold")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// The header's count.
+        count: usize,
+        /// [`MAX_ENTRIES`].
+        max: usize,
+    },
     /// The file does not start with the book magic.
     #[error("{0}: not a buffgreen book file")]
     Foreign(String),
@@ -169,12 +182,34 @@ pub fn encode(rules: BookRules, entries: &[Entry]) -> Vec<u8> {
     out
 }
 
-/// The rules and entries of the book in `bytes` (read from `path`, named in errors), every
-/// field checked: magic, version, length, checksum and order.
-pub fn decode(path: &str, bytes: &[u8]) -> Result<(BookRules, Vec<Entry>), BookError> {
+/// Refuses `bytes` (the start of a file named `path`) unless they begin with the magic and
+/// this build's version.
+fn check_header(path: &str, bytes: &[u8]) -> Result<(), BookError> {
     if bytes.len() < MAGIC.len() || bytes[..8] != MAGIC {
         return Err(BookError::Foreign(path.to_string()));
     }
+    let version = bytes
+        .get(8..12)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    match version {
+        Some(VERSION) => Ok(()),
+        Some(found) => Err(BookError::Version {
+            path: path.to_string(),
+            found,
+            expected: VERSION,
+        }),
+        None => Err(BookError::Length {
+            path: path.to_string(),
+            found: bytes.len(),
+            expected: HEADER_LEN,
+        }),
+    }
+}
+
+/// The rules and entries of the book in `bytes` (read from `path`, named in errors), every
+/// field checked: magic, version, length, checksum and order.
+pub fn decode(path: &str, bytes: &[u8]) -> Result<(BookRules, Vec<Entry>), BookError> {
+    check_header(path, bytes)?;
     let short = || BookError::Length {
         path: path.to_string(),
         found: bytes.len(),
@@ -185,14 +220,6 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<(BookRules, Vec<Entry>), BookE
             .get(i..i + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     };
-    let version = u32_at(8).ok_or_else(short)?;
-    if version != VERSION {
-        return Err(BookError::Version {
-            path: path.to_string(),
-            found: version,
-            expected: VERSION,
-        });
-    }
     if bytes.len() < HEADER_LEN {
         return Err(short());
     }
@@ -230,14 +257,88 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<(BookRules, Vec<Entry>), BookE
     Ok((rules, entries))
 }
 
-/// Reads the book file at `path`.
+/// The most entries a book file may hold: far above what a build's budget makes (a book of
+/// this size is hundreds of MiB), and a bound on what a header can make the reader allocate.
+pub const MAX_ENTRIES: usize = 1 << 24;
+
+/// Reads the book file at `path`: only a regular file (a FIFO or a device would block or
+/// never end), and its header and length are checked before any entry is read, so that a
+/// large file that is not a book costs one short read.
 pub fn read(path: &Path) -> Result<(BookRules, Vec<Entry>), BookError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| BookError::Io {
+    let io = |e: std::io::Error| BookError::Io {
         path: name.clone(),
         message: e.to_string(),
-    })?;
-    decode(&name, &bytes)
+    };
+    let not_regular = || BookError::NotRegular(name.clone());
+    // Looked at before opening: opening a FIFO for reading waits for a writer.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    // And again on what was opened, in case the name was replaced in between.
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    read_from(&name, file, meta.len())
+}
+
+/// Reads a book of `len` bytes from `source` (named `name` in errors): the header first, the
+/// entries only when the header's count fits `len` and [`MAX_ENTRIES`].
+pub fn read_from(
+    name: &str,
+    source: impl std::io::Read,
+    len: u64,
+) -> Result<(BookRules, Vec<Entry>), BookError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| BookError::Io {
+        path: name.to_string(),
+        message: e.to_string(),
+    };
+    let mut source = source.take(len);
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    (&mut source)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut header)
+        .map_err(io)?;
+    let found = usize::try_from(len).unwrap_or(usize::MAX);
+    check_header(name, &header)?;
+    if header.len() < HEADER_LEN {
+        return Err(BookError::Length {
+            path: name.to_string(),
+            found,
+            expected: HEADER_LEN,
+        });
+    }
+    let count = u32::from_le_bytes([header[16], header[17], header[18], header[19]]) as usize;
+    if count > MAX_ENTRIES {
+        return Err(BookError::TooLarge {
+            path: name.to_string(),
+            count,
+            max: MAX_ENTRIES,
+        });
+    }
+    let expected = HEADER_LEN + count * ENTRY_LEN;
+    if found != expected {
+        return Err(BookError::Length {
+            path: name.to_string(),
+            found,
+            expected,
+        });
+    }
+    let mut bytes = header;
+    bytes.reserve_exact(count * ENTRY_LEN);
+    source.read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() != expected {
+        // The file changed length while it was read.
+        return Err(BookError::Length {
+            path: name.to_string(),
+            found: bytes.len(),
+            expected,
+        });
+    }
+    decode(name, &bytes)
 }
 
 #[cfg(test)]
@@ -297,5 +398,69 @@ mod tests {
         let mut v = good.clone();
         v[40] ^= 1;
         assert_eq!(err(&v), "f.book: checksum mismatch (corrupt file)");
+    }
+
+    /// A source that fails the test when read past `limit` bytes.
+    struct Guarded<'a> {
+        data: &'a [u8],
+        at: usize,
+        limit: usize,
+    }
+
+    impl std::io::Read for Guarded<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.data.len() - self.at);
+            assert!(self.at + n <= self.limit, "read past byte {}", self.limit);
+            buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    /// Issue 40 item 4: the whole file was read before its header was looked at.
+    #[test]
+    fn only_the_header_is_read_of_a_file_it_refuses() {
+        let good = encode(BookRules::of(&Rules::default()), &sample());
+        let mut big = good.clone();
+        big.resize(1 << 20, 0);
+        let mut foreign = big.clone();
+        foreign[0] = b'X';
+        let mut huge = good.clone();
+        huge[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
+        let read = |b: &[u8], len: u64| {
+            let src = Guarded {
+                data: b,
+                at: 0,
+                limit: HEADER_LEN,
+            };
+            read_from("f.book", src, len)
+                .expect_err("refused")
+                .to_string()
+        };
+        assert_eq!(
+            read(&big, big.len() as u64),
+            "f.book: truncated or padded: 1048576 bytes, expected 74"
+        );
+        assert_eq!(
+            read(&foreign, foreign.len() as u64),
+            "f.book: not a buffgreen book file"
+        );
+        assert_eq!(
+            read(&huge, 1 << 40),
+            "f.book: 4294967295 entries, more than the 16777216 a book may hold"
+        );
+        assert_eq!(
+            read(&good[..20], 20),
+            "f.book: truncated or padded: 20 bytes, expected 32"
+        );
+        let src = Guarded {
+            data: &good,
+            at: 0,
+            limit: good.len(),
+        };
+        assert_eq!(
+            read_from("f.book", src, good.len() as u64).expect("a good book"),
+            decode("f.book", &good).expect("a good book")
+        );
     }
 }
