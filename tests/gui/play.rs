@@ -1,0 +1,1 @@
+//! `buffgreen play` through a pipe.
