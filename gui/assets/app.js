@@ -79,7 +79,17 @@ function candidates() {
 
 function render() {
   if (!state) return;
-  cells = build(boardEl, view.flipped, view.coords);
+  // The cells stay (automation may hold them) unless the orientation or the labels change.
+  const layout = `${view.flipped} ${view.coords}`;
+  if (view.layout !== layout) {
+    cells = build(boardEl, view.flipped, view.coords);
+    view.layout = layout;
+  }
+  for (const cell of Object.values(cells)) {
+    cell.querySelectorAll(".piece").forEach((p) => p.remove());
+    cell.classList.remove("last", "selected", "pending");
+    delete cell.dataset.legal;
+  }
   boardEl.dataset.turn = state.turn;
   const pieces = parseFen(state.fen);
   // A capture being entered: the piece on its last landing square, the jumped ones faded.

@@ -171,10 +171,14 @@ pub fn read(text: &str) -> Result<Imported, String> {
                 if ["2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "0-0", "*"].contains(&token.as_str()) {
                     break;
                 }
-                let token = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                let token = if token.is_empty() { continue } else { token };
-                // `12.` alone was a move number; `12.11-15` a number glued to its move.
-                moves.push(token.to_string());
+                // `12.` (or `12...`) alone is a move number; `12.11-15` one glued to its move.
+                let token = match token.rfind('.') {
+                    Some(i) if token[..i].trim_end_matches('.').bytes().all(|b| b.is_ascii_digit()) => &token[i + 1..],
+                    _ => token.as_str(),
+                };
+                if !token.is_empty() {
+                    moves.push(token.to_string());
+                }
             }
         }
     }
