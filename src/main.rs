@@ -245,7 +245,8 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
 fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, String> {
     match &arg.engine {
         Some(text) => {
-            let spec = buffgreen_tourney::spec::EngineSpec::parse(text, "").map_err(|e| e.to_string())?;
+            let spec =
+                buffgreen_tourney::spec::EngineSpec::parse(text, "").map_err(|e| e.to_string())?;
             Ok(buffgreen_gui::EngineCommand {
                 name: spec.name,
                 program: spec.program,
@@ -255,7 +256,8 @@ fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, Strin
             })
         }
         None => {
-            let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+            let exe =
+                std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
             Ok(buffgreen_gui::EngineCommand {
                 name: "buffgreen".to_string(),
                 program: exe.to_string_lossy().into_owned(),

@@ -72,13 +72,12 @@ export function build(el, flipped, coords) {
       label.textContent = coords === "algebraic" ? name : String(n);
       d.append(label);
       cells[n] = d;
-    } else {
-      // Files and ranks on the edge light squares.
-      const bottom = flipped ? row === 0 : row === 7;
-      const left = flipped ? col === 7 : col === 0;
-      if (bottom) d.insertAdjacentHTML("beforeend", `<span class="file">${name[0]}</span>`);
-      if (left) d.insertAdjacentHTML("beforeend", `<span class="rank">${name[1]}</span>`);
     }
+    // Files along the bottom edge, ranks along the left one.
+    const bottom = flipped ? row === 0 : row === 7;
+    const left = flipped ? col === 7 : col === 0;
+    if (bottom) d.insertAdjacentHTML("beforeend", `<span class="file">${name[0]}</span>`);
+    if (left && !n) d.insertAdjacentHTML("beforeend", `<span class="rank">${name[1]}</span>`);
     el.append(d);
   }
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");

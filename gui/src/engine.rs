@@ -105,7 +105,9 @@ impl Engine {
         }
         let replies = engine.sync()?;
         if let Some(e) = replies.iter().find_map(|l| error_text(l)) {
-            return Err(GuiError::Engine(format!("the engine refused an option: {e}")));
+            return Err(GuiError::Engine(format!(
+                "the engine refused an option: {e}"
+            )));
         }
         Ok(engine)
     }
@@ -197,7 +199,10 @@ pub fn error_text(line: &str) -> Option<&str> {
 /// the end of the stream.
 fn read_bounded_line(r: &mut impl BufRead) -> std::io::Result<Option<String>> {
     let mut buf = Vec::new();
-    let n = r.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut buf)?;
+    let n = r
+        .by_ref()
+        .take(MAX_LINE as u64)
+        .read_until(b'\n', &mut buf)?;
     if n == 0 {
         return Ok(None);
     }
@@ -206,7 +211,10 @@ fn read_bounded_line(r: &mut impl BufRead) -> std::io::Result<Option<String>> {
         let mut skip = Vec::new();
         loop {
             skip.clear();
-            let m = r.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut skip)?;
+            let m = r
+                .by_ref()
+                .take(MAX_LINE as u64)
+                .read_until(b'\n', &mut skip)?;
             if m == 0 || skip.last() == Some(&b'\n') {
                 break;
             }

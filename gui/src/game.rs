@@ -37,9 +37,15 @@ impl Rules {
     /// The `setoption` lines that set these rules.
     pub fn setoptions(&self) -> Vec<String> {
         vec![
-            format!("setoption name BackwardCapture value {}", self.backward_capture),
+            format!(
+                "setoption name BackwardCapture value {}",
+                self.backward_capture
+            ),
             format!("setoption name LongKings value {}", self.long_kings),
-            format!("setoption name DrawHalfMoves value {}", self.draw_half_moves),
+            format!(
+                "setoption name DrawHalfMoves value {}",
+                self.draw_half_moves
+            ),
             format!("setoption name Losing value {}", self.losing),
         ]
     }
@@ -318,7 +324,10 @@ pub fn resolve(typed: &str, legal: &[String]) -> Result<String, String> {
         many => Err(format!(
             "ambiguous move '{}': it matches {}",
             typed.trim(),
-            many.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(" ")
+            many.iter()
+                .map(|m| m.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
         )),
     }
 }
@@ -517,7 +526,10 @@ mod tests {
         assert_eq!(i.pv, ["8-11", "22-17"]);
         assert_eq!(i.score_text(), "+0.12");
         assert!(Info::parse("info string reused 5 nodes").is_none());
-        let tb = Info::parse("info depth 1 score cp 19988 wdl 1000 0 0 nodes 5 nps 1 tbhits 9 time 1 pv 1-5").unwrap();
+        let tb = Info::parse(
+            "info depth 1 score cp 19988 wdl 1000 0 0 nodes 5 nps 1 tbhits 9 time 1 pv 1-5",
+        )
+        .unwrap();
         assert_eq!(tb.score_text(), "TB win in 12 plies");
     }
 }

@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::engine::{Engine, EngineCommand};
-use crate::game::{self, describe, resolve, stop_search, Info, Level, Record, Rules, Side, Snapshot};
+use crate::game::{
+    self, describe, resolve, stop_search, Info, Level, Record, Rules, Side, Snapshot,
+};
 use crate::pdn;
 use crate::GuiError;
 
@@ -22,9 +24,13 @@ const MAX_MULTIPV: u64 = 8;
 enum Search {
     Idle,
     /// Choosing a move for the side to move; `auto`: continue with the next engine move.
-    Move { auto: bool },
+    Move {
+        auto: bool,
+    },
     /// `go infinite` with these lines so far.
-    Analysis { lines: Vec<Info> },
+    Analysis {
+        lines: Vec<Info>,
+    },
 }
 
 /// A time control: base and increment in milliseconds.
@@ -126,7 +132,9 @@ impl Page {
     fn fail(&mut self, e: GuiError) {
         match e {
             GuiError::EngineDied(msg) => self.died(msg),
-            e => self.out.push(json!({"type": "error", "message": e.to_string()})),
+            e => self
+                .out
+                .push(json!({"type": "error", "message": e.to_string()})),
         }
     }
 
@@ -134,7 +142,8 @@ impl Page {
         self.engine = None;
         self.search = Search::Idle;
         self.dead = Some(msg.clone());
-        self.out.push(json!({"type": "engine_dead", "message": msg}));
+        self.out
+            .push(json!({"type": "engine_dead", "message": msg}));
         self.push_state();
     }
 
@@ -275,7 +284,8 @@ impl Page {
         match Engine::start(&self.cmd) {
             Ok(e) => {
                 self.dead = None;
-                self.out.push(json!({"type": "hello", "engine": e.id_name.clone()}));
+                self.out
+                    .push(json!({"type": "hello", "engine": e.id_name.clone()}));
                 self.engine = Some(e);
                 let record = self.record.clone();
                 if let Err(e) = self.load(record) {
@@ -340,7 +350,11 @@ impl Page {
     /// Against the engine an undo or redo takes its reply along, so the human moves next.
     fn navigate(&mut self, step: i64, to: usize) -> Result<(), GuiError> {
         let len = self.record.moves.len() as i64;
-        let target = if step == 0 { to as i64 } else { self.record.ply as i64 + step };
+        let target = if step == 0 {
+            to as i64
+        } else {
+            self.record.ply as i64 + step
+        };
         if !(0..=len).contains(&target) {
             return Err(GuiError::Refused(if step < 0 {
                 "nothing to undo".to_string()
@@ -514,7 +528,8 @@ impl Page {
                 }
             }
         } else if let Some(e) = crate::engine::error_text(line) {
-            self.out.push(json!({"type": "error", "message": format!("engine: {e}")}));
+            self.out
+                .push(json!({"type": "error", "message": format!("engine: {e}")}));
         }
         Ok(())
     }
@@ -526,7 +541,10 @@ impl Page {
                 format!("{} wins", loser.other().name()),
                 Some(format!("{} lost on time", loser.title())),
             ),
-            None => (self.snap.result.clone(), self.snap.end_reason(&self.record.rules)),
+            None => (
+                self.snap.result.clone(),
+                self.snap.end_reason(&self.record.rules),
+            ),
         };
         let r = &self.record.rules;
         let level = match self.level {
@@ -570,7 +588,13 @@ impl Page {
                 None => ("*", "unterminated".to_string()),
             },
         };
-        let name = |engine: bool| if engine { self.cmd.name.as_str() } else { "human" };
+        let name = |engine: bool| {
+            if engine {
+                self.cmd.name.as_str()
+            } else {
+                "human"
+            }
+        };
         let tc = self.tc.map_or_else(
             || "-".to_string(),
             |tc| format!("{}+{}", tc.base as f64 / 1000.0, tc.inc as f64 / 1000.0),

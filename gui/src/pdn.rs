@@ -136,7 +136,10 @@ pub fn read(text: &str) -> Result<Imported, String> {
                     break;
                 }
                 let inner: String = chars.by_ref().take_while(|&c| c != ']').collect();
-                let (name, rest) = inner.trim().split_once(char::is_whitespace).unwrap_or((&inner, ""));
+                let (name, rest) = inner
+                    .trim()
+                    .split_once(char::is_whitespace)
+                    .unwrap_or((&inner, ""));
                 tags.push((name.to_string(), rest.trim().trim_matches('"').to_string()));
             }
             '{' => {
@@ -168,12 +171,21 @@ pub fn read(text: &str) -> Result<Imported, String> {
                 if depth > 0 || token.starts_with('$') {
                     continue;
                 }
-                if ["2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "0-0", "*"].contains(&token.as_str()) {
+                if ["2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "0-0", "*"]
+                    .contains(&token.as_str())
+                {
                     break;
                 }
                 // `12.` (or `12...`) alone is a move number; `12.11-15` one glued to its move.
                 let token = match token.rfind('.') {
-                    Some(i) if token[..i].trim_end_matches('.').bytes().all(|b| b.is_ascii_digit()) => &token[i + 1..],
+                    Some(i)
+                        if token[..i]
+                            .trim_end_matches('.')
+                            .bytes()
+                            .all(|b| b.is_ascii_digit()) =>
+                    {
+                        &token[i + 1..]
+                    }
                     _ => token.as_str(),
                 };
                 if !token.is_empty() {
@@ -182,7 +194,11 @@ pub fn read(text: &str) -> Result<Imported, String> {
             }
         }
     }
-    let tag = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
     let mut rules = match tag("GameType").map(|g| g.split(',').next().unwrap_or("").trim()) {
         Some("21") => Rules {
             backward_capture: false,

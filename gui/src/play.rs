@@ -43,16 +43,20 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
         out,
         "buffgreen play: {} ({}); the engine '{}' plays {}; {}",
         opts.rules.variant(),
-        if opts.rules.losing { "losing" } else { "normal" },
+        if opts.rules.losing {
+            "losing"
+        } else {
+            "normal"
+        },
         opts.engine.name,
         side_name(opts.engine_side),
         HELP
     )?;
     let engine_turn = |engine: &mut Engine,
-                           record: &mut Record,
-                           snap: &mut Snapshot,
-                           level: Level,
-                           out: &mut dyn Write|
+                       record: &mut Record,
+                       snap: &mut Snapshot,
+                       level: Level,
+                       out: &mut dyn Write|
      -> Result<(), GuiError> {
         if engine.has_option("UCI_LimitStrength") {
             for l in level.setoptions() {
@@ -62,7 +66,8 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
         engine.send(&record.position_command())?;
         engine.send(&format!("go {}", level.go_params()))?;
         let mv = wait_bestmove(engine, Duration::from_secs(3600), |_| {})?;
-        let mv = resolve(&mv, &snap.legal).map_err(|e| GuiError::Engine(format!("bad move: {e}")))?;
+        let mv =
+            resolve(&mv, &snap.legal).map_err(|e| GuiError::Engine(format!("bad move: {e}")))?;
         writeln!(out, "{} plays {mv}", snap.turn.title())?;
         record.moves.truncate(record.ply);
         record.moves.push(mv);
@@ -104,7 +109,10 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
                 snap = describe(&mut engine, &record)?;
                 show(&mut out, &record, &snap, flip)?;
             }
-            Some("level") => match (words.next(), words.next().and_then(|n| n.parse::<u64>().ok())) {
+            Some("level") => match (
+                words.next(),
+                words.next().and_then(|n| n.parse::<u64>().ok()),
+            ) {
                 (Some("nodes"), Some(n)) if n >= 1 => level = Level::Nodes(n),
                 (Some("movetime"), Some(n)) if n >= 1 => level = Level::Movetime(n),
                 (Some("elo"), Some(n)) if (800..=2000).contains(&n) => level = Level::Elo(n as u32),
@@ -188,7 +196,9 @@ pub fn pieces(fen: &str) -> [Option<char>; 33] {
                 Some(s) => (true, s),
                 None => (false, item),
             };
-            let Ok(n) = sq.trim().parse::<usize>() else { continue };
+            let Ok(n) = sq.trim().parse::<usize>() else {
+                continue;
+            };
             if (1..=32).contains(&n) {
                 board[n] = match (color, king) {
                     (Some('B'), false) => Some('b'),
@@ -232,7 +242,12 @@ fn show(out: &mut dyn Write, record: &Record, snap: &Snapshot, flip: bool) -> Re
     writeln!(out, "Fen: {}", snap.fen)?;
     match snap.end_reason(&record.rules) {
         Some(reason) => writeln!(out, "Game over: {} ({reason})", snap.result)?,
-        None => writeln!(out, "Move {}: {} to move", record.ply / 2 + 1, snap.turn.name())?,
+        None => writeln!(
+            out,
+            "Move {}: {} to move",
+            record.ply / 2 + 1,
+            snap.turn.name()
+        )?,
     }
     Ok(())
 }

@@ -29,11 +29,31 @@ pub struct ServeOptions {
 
 /// The page's files, compiled into the binary.
 const ASSETS: &[(&str, &str, &str)] = &[
-    ("/", "text/html; charset=utf-8", include_str!("../assets/index.html")),
-    ("/style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
-    ("/app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
-    ("/board.js", "text/javascript; charset=utf-8", include_str!("../assets/board.js")),
-    ("/favicon.svg", "image/svg+xml", include_str!("../assets/favicon.svg")),
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("../assets/index.html"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    ),
+    (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/board.js"),
+    ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_str!("../assets/favicon.svg"),
+    ),
 ];
 
 /// The total size of the page's files in bytes (the page weight).
@@ -50,12 +70,11 @@ const POLL: Duration = Duration::from_millis(5);
 
 /// Serves until the process ends. `announce` gets the page's URL once the port is bound.
 pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), GuiError> {
-    let listener = TcpListener::bind((opts.host.as_str(), opts.port)).map_err(|e| {
-        GuiError::Bind {
+    let listener =
+        TcpListener::bind((opts.host.as_str(), opts.port)).map_err(|e| GuiError::Bind {
             addr: format!("{}:{}", opts.host, opts.port),
             source: e,
-        }
-    })?;
+        })?;
     let addr = listener
         .local_addr()
         .map_err(|e| GuiError::Engine(format!("no local address: {e}")))?;
@@ -71,16 +90,26 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
         let _ = std::process::Command::new("xdg-open").arg(&url).spawn();
     }
     let allowed: Arc<Vec<String>> = Arc::new(
-        [host.clone(), "127.0.0.1".into(), "localhost".into(), "[::1]".into()]
-            .iter()
-            .map(|h| format!("{h}:{}", addr.port()))
-            .collect(),
+        [
+            host.clone(),
+            "127.0.0.1".into(),
+            "localhost".into(),
+            "[::1]".into(),
+        ]
+        .iter()
+        .map(|h| format!("{h}:{}", addr.port()))
+        .collect(),
     );
     let live = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         if live.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-            let _ = respond(&stream, "503 Service Unavailable", "text/plain", b"too many connections\n");
+            let _ = respond(
+                &stream,
+                "503 Service Unavailable",
+                "text/plain",
+                b"too many connections\n",
+            );
             continue;
         }
         live.fetch_add(1, Ordering::SeqCst);
@@ -138,9 +167,8 @@ fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
                         .map(|h| String::from_utf8_lossy(h.value).trim().to_string())
                 };
                 let has = |name: &str, word: &str| {
-                    header(name).is_some_and(|v| {
-                        v.split(',').any(|w| w.trim().eq_ignore_ascii_case(word))
-                    })
+                    header(name)
+                        .is_some_and(|v| v.split(',').any(|w| w.trim().eq_ignore_ascii_case(word)))
                 };
                 return Ok(Some(Head {
                     method: req.method.unwrap_or("").to_string(),
@@ -158,16 +186,29 @@ fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
     }
 }
 
-fn connection(mut stream: TcpStream, engine: &EngineCommand, allowed: &[String]) -> std::io::Result<()> {
+fn connection(
+    mut stream: TcpStream,
+    engine: &EngineCommand,
+    allowed: &[String],
+) -> std::io::Result<()> {
     let Some(head) = read_head(&mut stream)? else {
         return respond(&stream, "400 Bad Request", "text/plain", b"bad request\n");
     };
     // A page from another site (or a rebound DNS name) must not reach the engine or the page.
-    if !head.host.as_ref().is_some_and(|h| allowed.iter().any(|a| a == h)) {
+    if !head
+        .host
+        .as_ref()
+        .is_some_and(|h| allowed.iter().any(|a| a == h))
+    {
         return respond(&stream, "403 Forbidden", "text/plain", b"unknown Host\n");
     }
     if head.method != "GET" {
-        return respond(&stream, "405 Method Not Allowed", "text/plain", b"GET only\n");
+        return respond(
+            &stream,
+            "405 Method Not Allowed",
+            "text/plain",
+            b"GET only\n",
+        );
     }
     let path = head.path.split('?').next().unwrap_or("");
     if path == "/ws" {
@@ -187,8 +228,14 @@ fn websocket(mut stream: TcpStream, head: &Head, engine: &EngineCommand) -> std:
     if !origin_ok {
         return respond(&stream, "403 Forbidden", "text/plain", b"bad Origin\n");
     }
-    let (Some(key), true, Some("13")) = (&head.ws_key, head.upgrade, head.ws_version.as_deref()) else {
-        return respond(&stream, "400 Bad Request", "text/plain", b"not a WebSocket request\n");
+    let (Some(key), true, Some("13")) = (&head.ws_key, head.upgrade, head.ws_version.as_deref())
+    else {
+        return respond(
+            &stream,
+            "400 Bad Request",
+            "text/plain",
+            b"not a WebSocket request\n",
+        );
     };
     let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
     write!(
@@ -212,7 +259,10 @@ fn websocket(mut stream: TcpStream, head: &Head, engine: &EngineCommand) -> std:
             Ok(Message::Close(_)) => break,
             Ok(_) => {}
             Err(tungstenite::Error::Io(e))
-                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
             Err(_) => break,
         }
         page.tick();

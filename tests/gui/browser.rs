@@ -102,8 +102,10 @@ pub async fn start(engine: Option<&str>) -> Option<Browser> {
         _driver: driver,
         _profile: profile,
     };
-    b.until("window.buffgreen && window.buffgreen.state && window.buffgreen.state.legal.length > 0")
-        .await;
+    b.until(
+        "window.buffgreen && window.buffgreen.state && window.buffgreen.state.legal.length > 0",
+    )
+    .await;
     Some(b)
 }
 
@@ -125,7 +127,10 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        panic!("never true: {expr}; state {}", self.js("JSON.stringify(window.buffgreen.state)").await);
+        panic!(
+            "never true: {expr}; state {}",
+            self.js("JSON.stringify(window.buffgreen.state)").await
+        );
     }
 
     pub async fn state(&self, key: &str) -> Value {
@@ -137,11 +142,23 @@ impl Browser {
     }
 
     pub async fn text(&self, css: &str) -> String {
-        self.c.find(Locator::Css(css)).await.unwrap().text().await.unwrap()
+        self.c
+            .find(Locator::Css(css))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
     }
 
     pub async fn click(&self, css: &str) {
-        self.c.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
+        self.c
+            .find(Locator::Css(css))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
     }
 
     /// Clicks square `n` (its data-num).
@@ -151,13 +168,35 @@ impl Browser {
 
     /// Drags from square `a` to square `b` with the mouse.
     pub async fn drag(&self, a: u32, b: u32) {
-        let from = self.c.find(Locator::Css(&format!("[data-num=\"{a}\"]"))).await.unwrap();
-        let to = self.c.find(Locator::Css(&format!("[data-num=\"{b}\"]"))).await.unwrap();
+        let from = self
+            .c
+            .find(Locator::Css(&format!("[data-num=\"{a}\"]")))
+            .await
+            .unwrap();
+        let to = self
+            .c
+            .find(Locator::Css(&format!("[data-num=\"{b}\"]")))
+            .await
+            .unwrap();
         let mouse = MouseActions::new("mouse".to_string())
-            .then(PointerAction::MoveToElement { element: from, duration: None, x: 0, y: 0 })
-            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
-            .then(PointerAction::MoveToElement { element: to.clone(), duration: Some(Duration::from_millis(50)), x: 0, y: 0 })
-            .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+            .then(PointerAction::MoveToElement {
+                element: from,
+                duration: None,
+                x: 0,
+                y: 0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveToElement {
+                element: to.clone(),
+                duration: Some(Duration::from_millis(50)),
+                x: 0,
+                y: 0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
         self.c.perform_actions(mouse).await.unwrap();
     }
 
@@ -183,7 +222,8 @@ impl Browser {
         .await;
         let before = self.js("window.buffgreen.received").await.as_u64().unwrap();
         self.click("#btn-start").await;
-        self.until(&format!("window.buffgreen.received > {before}")).await;
+        self.until(&format!("window.buffgreen.received > {before}"))
+            .await;
     }
 
     /// Plays `mv` (long numeric form) by clicking its squares one by one.
@@ -194,7 +234,11 @@ impl Browser {
     }
 
     pub async fn piece(&self, square: &str) -> Option<String> {
-        match self.c.find(Locator::Css(&format!("[data-square=\"{square}\"] .piece"))).await {
+        match self
+            .c
+            .find(Locator::Css(&format!("[data-square=\"{square}\"] .piece")))
+            .await
+        {
             Ok(p) => p.attr("data-piece").await.unwrap(),
             Err(_) => None,
         }
@@ -204,9 +248,17 @@ impl Browser {
     pub fn engine_pids(&self) -> Vec<i32> {
         let pid = self._server.0.id();
         let mut out = Vec::new();
-        for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap().flatten() {
-            let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-            out.extend(children.split_whitespace().filter_map(|c| c.parse::<i32>().ok()));
+        for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+            .unwrap()
+            .flatten()
+        {
+            let children =
+                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            out.extend(
+                children
+                    .split_whitespace()
+                    .filter_map(|c| c.parse::<i32>().ok()),
+            );
         }
         out
     }
@@ -233,7 +285,12 @@ pub fn engine_d(rules: &[&str], start: &str, moves: &[String]) -> (String, Strin
         input.push_str(&format!(" moves {}", moves.join(" ")));
     }
     input.push_str("\nd\nquit\n");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
     let field = |f: &str| {
         out.lines()
@@ -246,7 +303,11 @@ pub fn engine_d(rules: &[&str], start: &str, moves: &[String]) -> (String, Strin
 }
 
 fn strings(v: &Value) -> Vec<String> {
-    v.as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -274,7 +335,10 @@ async fn a_whole_game_against_the_engine_by_clicks() {
     assert_eq!(b.fen().await, fen);
     assert_eq!(b.state("result").await, json!(result));
     let status = b.text("#status").await;
-    assert!(status.starts_with(&format!("Game over: {result} (")), "{status}");
+    assert!(
+        status.starts_with(&format!("Game over: {result} (")),
+        "{status}"
+    );
     assert_eq!(b.text("#moves [data-ply=\"1\"]").await, "11-15");
     b.close().await;
 }
@@ -285,10 +349,16 @@ async fn a_drag_and_drop_move_and_an_illegal_drop() {
     b.new_game("bg", "none", ("nodes", 100), 80).await;
     b.drag(11, 15).await;
     b.at_ply(1).await;
-    assert_eq!(b.fen().await, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15");
+    assert_eq!(
+        b.fen().await,
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
+    );
     assert_eq!(b.piece("e5").await.as_deref(), Some("man-black"));
     assert_eq!(b.piece("f6").await, None);
-    assert_eq!(b.js("document.getElementById('board').dataset.turn").await, json!("white"));
+    assert_eq!(
+        b.js("document.getElementById('board').dataset.turn").await,
+        json!("white")
+    );
     // White drops a man two squares away: refused with a message, nothing changes.
     b.drag(22, 13).await;
     assert_eq!(
@@ -304,7 +374,8 @@ async fn a_drag_and_drop_move_and_an_illegal_drop() {
 async fn set_fen(b: &Browser, fen: &str) {
     b.js(&format!("(() => {{ document.querySelector('#record-box').open = true; document.getElementById('fen').value = '{fen}'; return true; }})()")).await;
     b.click("#btn-fen").await;
-    b.until(&format!("window.buffgreen.state.start === '{fen}'")).await;
+    b.until(&format!("window.buffgreen.state.start === '{fen}'"))
+        .await;
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -318,9 +389,27 @@ async fn multi_captures_square_by_square_under_both_rules() {
     b.click_sq(9).await;
     // Pending: the first landing square marked, the jumped man faded, the next landing legal.
     let js = |q: &str| format!("document.querySelector('{q}')");
-    assert_eq!(b.js(&format!("{}.classList.contains('pending')", js("[data-num=\"9\"]"))).await, json!(true));
-    assert_eq!(b.js(&format!("{}.classList.contains('captured')", js("[data-num=\"14\"] .piece"))).await, json!(true));
-    assert_eq!(b.js("[...document.querySelectorAll('[data-legal]')].map(e => e.dataset.num).join(' ')").await, json!("2"));
+    assert_eq!(
+        b.js(&format!(
+            "{}.classList.contains('pending')",
+            js("[data-num=\"9\"]")
+        ))
+        .await,
+        json!(true)
+    );
+    assert_eq!(
+        b.js(&format!(
+            "{}.classList.contains('captured')",
+            js("[data-num=\"14\"] .piece")
+        ))
+        .await,
+        json!(true)
+    );
+    assert_eq!(
+        b.js("[...document.querySelectorAll('[data-legal]')].map(e => e.dataset.num).join(' ')")
+            .await,
+        json!("2")
+    );
     assert_eq!(b.state("ply").await, json!(0));
     b.click_sq(2).await;
     b.at_ply(1).await;
@@ -334,7 +423,11 @@ async fn multi_captures_square_by_square_under_both_rules() {
     assert_eq!(b.state("legal").await, json!(["9x18x25"]));
     b.click_sq(9).await;
     b.click_sq(18).await;
-    assert_eq!(b.js("[...document.querySelectorAll('[data-legal]')].map(e => e.dataset.num).join(' ')").await, json!("25"));
+    assert_eq!(
+        b.js("[...document.querySelectorAll('[data-legal]')].map(e => e.dataset.num).join(' ')")
+            .await,
+        json!("25")
+    );
     b.click_sq(25).await;
     b.at_ply(1).await;
     assert_eq!(b.fen().await, "W:W:B25");
@@ -352,7 +445,10 @@ async fn undo_redo_and_jump() {
     let two = b.fen().await;
     b.click("#btn-undo").await;
     b.at_ply(1).await;
-    assert_eq!(b.fen().await, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15");
+    assert_eq!(
+        b.fen().await,
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
+    );
     b.click("#btn-redo").await;
     b.at_ply(2).await;
     assert_eq!(b.fen().await, two);
@@ -372,28 +468,53 @@ async fn pdn_export_verifies_and_import_replays() {
         b.click_move(mv).await;
         b.at_ply(i + 1).await;
     }
-    b.js("(() => { document.querySelector('#record-box').open = true; return true; })()").await;
+    b.js("(() => { document.querySelector('#record-box').open = true; return true; })()")
+        .await;
     b.click("#btn-export").await;
-    b.until("document.getElementById('pdn').value.includes('[Event')").await;
-    let text = b.js("document.getElementById('pdn').value").await.as_str().unwrap().to_string();
+    b.until("document.getElementById('pdn').value.includes('[Event')")
+        .await;
+    let text = b
+        .js("document.getElementById('pdn').value")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(text.contains("[GameType \"21\"]"), "{text}");
     assert!(text.contains("1. 11-15 23-19 2. 8-11 22-17 *"), "{text}");
     let file = std::env::temp_dir().join(format!("bg-gui-{}.pdn", std::process::id()));
     std::fs::write(&file, &text).unwrap();
-    let verify = Command::new(BIN).args(["match", "--verify-pdn"]).arg(&file).output().unwrap();
+    let verify = Command::new(BIN)
+        .args(["match", "--verify-pdn"])
+        .arg(&file)
+        .output()
+        .unwrap();
     let _ = std::fs::remove_file(&file);
-    assert!(verify.status.success(), "{}", String::from_utf8_lossy(&verify.stderr));
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
     // Import another game (Buff and Green, algebraic moves) by pasting it.
     let other = "[GameType \"32,B,8,8,N1,0\"]\n[Rules \"BackwardCapture=true LongKings=true DrawHalfMoves=80\"]\n\n1. b6-a5 {a comment} c3-d4 *\n";
-    b.js(&format!("(() => {{ document.getElementById('pdn').value = {}; return true; }})()", json!(other))).await;
+    b.js(&format!(
+        "(() => {{ document.getElementById('pdn').value = {}; return true; }})()",
+        json!(other)
+    ))
+    .await;
     b.click("#btn-import").await;
-    b.until("window.buffgreen.state.moves.join(' ') === '9-13 22-18'").await;
+    b.until("window.buffgreen.state.moves.join(' ') === '9-13 22-18'")
+        .await;
     assert_eq!(b.state("rules.longKings").await, json!(true));
-    assert_eq!(b.fen().await, "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13");
+    assert_eq!(
+        b.fen().await,
+        "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13"
+    );
     // A bad import is refused and changes nothing.
-    b.js("(() => { document.getElementById('pdn').value = '1. 9-13 9-13 *'; return true; })()").await;
+    b.js("(() => { document.getElementById('pdn').value = '1. 9-13 9-13 *'; return true; })()")
+        .await;
     b.click("#btn-import").await;
-    b.until("document.getElementById('message').textContent.startsWith('PDN import:')").await;
+    b.until("document.getElementById('message').textContent.startsWith('PDN import:')")
+        .await;
     assert_eq!(b.state("moves").await, json!(["9-13", "22-18"]));
     b.close().await;
 }
@@ -402,17 +523,24 @@ async fn pdn_export_verifies_and_import_replays() {
 async fn analysis_shows_multipv_lines_and_stops() {
     let Some(b) = start(None).await else { return };
     b.new_game("bg", "none", ("nodes", 100), 80).await;
-    b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()").await;
+    b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()")
+        .await;
     b.click("#btn-analyse").await;
-    b.until("document.querySelectorAll('#lines li').length === 3").await;
+    b.until("document.querySelectorAll('#lines li').length === 3")
+        .await;
     for k in 1..=3 {
-        let pv = b.js(&format!("document.querySelector('#lines li[data-multipv=\"{k}\"] .pv').textContent")).await;
+        let pv = b
+            .js(&format!(
+                "document.querySelector('#lines li[data-multipv=\"{k}\"] .pv').textContent"
+            ))
+            .await;
         let pv = pv.as_str().unwrap();
         let first = pv.split(' ').next().unwrap().to_string();
         let legal = strings(&b.state("legal").await);
         assert!(legal.contains(&first), "line {k}: {pv}");
     }
-    b.until("document.querySelectorAll('#arrows polyline').length > 0").await;
+    b.until("document.querySelectorAll('#arrows polyline').length > 0")
+        .await;
     assert_eq!(b.state("analysing").await, json!(true));
     b.click("#btn-stop").await;
     b.until("window.buffgreen.state.analysing === false").await;
@@ -424,9 +552,14 @@ async fn analysis_shows_multipv_lines_and_stops() {
 async fn engine_against_engine_to_the_end() {
     let Some(b) = start(None).await else { return };
     b.new_game("english", "both", ("nodes", 100), 16).await;
-    b.until("window.buffgreen.state.result !== 'ongoing' && !window.buffgreen.state.thinking").await;
+    b.until("window.buffgreen.state.result !== 'ongoing' && !window.buffgreen.state.thinking")
+        .await;
     let moves = strings(&b.state("moves").await);
-    let rules = ["BackwardCapture value false", "LongKings value false", "DrawHalfMoves value 16"];
+    let rules = [
+        "BackwardCapture value false",
+        "LongKings value false",
+        "DrawHalfMoves value 16",
+    ];
     let (fen, result) = engine_d(&rules, START, &moves);
     assert_eq!(b.fen().await, fen);
     assert_eq!(b.state("result").await, json!(result));
@@ -434,7 +567,14 @@ async fn engine_against_engine_to_the_end() {
     let want = if result == "draw" {
         "draw by the 16-half-move rule".to_string()
     } else {
-        format!("{} has no legal move", if result == "black wins" { "White" } else { "Black" })
+        format!(
+            "{} has no legal move",
+            if result == "black wins" {
+                "White"
+            } else {
+                "Black"
+            }
+        )
     };
     assert_eq!(reason, json!(want));
     b.close().await;
@@ -445,26 +585,51 @@ async fn malformed_websocket_messages_get_an_error_and_change_nothing() {
     let Some(b) = start(None).await else { return };
     let fen = b.fen().await;
     for (msg, want) in [
-        ("{not json", "bad message: not JSON: key must be a string at line 1 column 2"),
+        (
+            "{not json",
+            "bad message: not JSON: key must be a string at line 1 column 2",
+        ),
         ("{\"type\":\"fly\"}", "bad message: unknown type 'fly'"),
         ("{\"type\":\"move\"}", "bad message: missing \"move\""),
-        ("{\"type\":\"move\",\"move\":\"9-99\"}", "illegal move '9-99'; legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"),
-        ("{\"type\":\"fen\",\"fen\":\"B:W1:B2 moves 2-6\"}", "bad message: \"fen\" must be a FEN"),
-        ("{\"type\":\"fen\",\"fen\":\"B:W33:B1\"}", "bad FEN: square 33 is not in 1..=32"),
+        (
+            "{\"type\":\"move\",\"move\":\"9-99\"}",
+            "illegal move '9-99'; legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16",
+        ),
+        (
+            "{\"type\":\"fen\",\"fen\":\"B:W1:B2 moves 2-6\"}",
+            "bad message: \"fen\" must be a FEN",
+        ),
+        (
+            "{\"type\":\"fen\",\"fen\":\"B:W33:B1\"}",
+            "bad FEN: square 33 is not in 1..=32",
+        ),
     ] {
         let before = b.js("window.buffgreen.received").await.as_u64().unwrap();
-        b.js(&format!("(() => {{ window.buffgreen.socket.send({}); return true; }})()", json!(msg))).await;
-        b.until(&format!("window.buffgreen.received > {before}")).await;
+        b.js(&format!(
+            "(() => {{ window.buffgreen.socket.send({}); return true; }})()",
+            json!(msg)
+        ))
+        .await;
+        b.until(&format!("window.buffgreen.received > {before}"))
+            .await;
         assert_eq!(b.text("#message").await, want, "{msg}");
         assert_eq!(b.fen().await, fen);
     }
     // A message over the size bound.
     let before = b.js("window.buffgreen.received").await.as_u64().unwrap();
     b.js("(() => { window.buffgreen.socket.send(JSON.stringify({type: 'pdn_import', text: 'x'.repeat(300000)})); return true; })()").await;
-    b.until(&format!("window.buffgreen.received > {before}")).await;
-    assert_eq!(b.text("#message").await, "bad message: message too long: 300031 bytes, at most 262144");
+    b.until(&format!("window.buffgreen.received > {before}"))
+        .await;
+    assert_eq!(
+        b.text("#message").await,
+        "bad message: message too long: 300031 bytes, at most 262144"
+    );
     // Another origin cannot open the socket.
-    let host = b.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let host = b
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
     let req = tungstenite::handshake::client::Request::builder()
         .uri(format!("ws://{host}/ws"))
         .header("Host", &host)
@@ -472,7 +637,10 @@ async fn malformed_websocket_messages_get_an_error_and_change_nothing() {
         .header("Connection", "Upgrade")
         .header("Upgrade", "websocket")
         .header("Sec-WebSocket-Version", "13")
-        .header("Sec-WebSocket-Key", tungstenite::handshake::client::generate_key())
+        .header(
+            "Sec-WebSocket-Key",
+            tungstenite::handshake::client::generate_key(),
+        )
         .body(())
         .unwrap();
     match tungstenite::connect(req) {
@@ -487,13 +655,15 @@ async fn malformed_websocket_messages_get_an_error_and_change_nothing() {
 #[tokio::test(flavor = "current_thread")]
 async fn screenshot_of_an_analysed_middle_game() {
     let Some(b) = start(None).await else { return };
-    b.c.set_window_size(1000, 660).await.unwrap();
+    b.c.set_window_size(1120, 800).await.unwrap();
     b.new_game("bg", "none", ("nodes", 100), 80).await;
-    for (i, mv) in ["11-15", "23-19", "8-11", "22-17", "9-13", "17x10", "6x15", "19x10", "7x14"].iter().enumerate() {
-        b.click_move(mv).await;
-        b.at_ply(i + 1).await;
-    }
-    b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()").await;
+    set_fen(
+        &b,
+        "B:WK8,17,18,19,22,24,26,27,28,30,31:B1,2,3,5,9,10,11,12,14,16,K29",
+    )
+    .await;
+    b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()")
+        .await;
     b.click("#btn-analyse").await;
     b.until("document.querySelectorAll('#lines li').length === 3 && document.querySelectorAll('#arrows polyline').length >= 2").await;
     let png = b.c.screenshot().await.unwrap();
@@ -511,7 +681,9 @@ async fn screenshot_of_an_analysed_middle_game() {
 /// state is drawn). Prints, never asserts a time; runs only with `BUFFGREEN_GUI_LATENCY=<moves>`.
 #[tokio::test(flavor = "current_thread")]
 async fn latency_from_click_to_reply() {
-    let Ok(n) = std::env::var("BUFFGREEN_GUI_LATENCY") else { return };
+    let Ok(n) = std::env::var("BUFFGREEN_GUI_LATENCY") else {
+        return;
+    };
     let n: usize = n.parse().unwrap();
     let Some(b) = start(None).await else { return };
     let mut times = Vec::new();
@@ -528,7 +700,11 @@ async fn latency_from_click_to_reply() {
             ))
             .await;
             if b.state("ply").await.as_u64().unwrap() == ply + 2 {
-                let ms = b.js("window.buffgreen.renderedAt - window.buffgreen.movedAt").await.as_f64().unwrap();
+                let ms = b
+                    .js("window.buffgreen.renderedAt - window.buffgreen.movedAt")
+                    .await
+                    .as_f64()
+                    .unwrap();
                 times.push(ms);
             }
         }
@@ -553,13 +729,21 @@ async fn a_dead_engine_is_reported_and_restarted() {
     b.at_ply(1).await;
     let pids = b.engine_pids();
     assert_eq!(pids.len(), 1, "one engine for the one page");
-    Command::new("kill").arg("-9").arg(pids[0].to_string()).status().unwrap();
+    Command::new("kill")
+        .arg("-9")
+        .arg(pids[0].to_string())
+        .status()
+        .unwrap();
     // The next request finds it dead.
     b.click_move("22-18").await;
     b.until("!document.getElementById('dead').hidden").await;
-    assert!(b.text("#dead-text").await.starts_with("The engine stopped: "));
+    assert!(b
+        .text("#dead-text")
+        .await
+        .starts_with("The engine stopped: "));
     b.click("#btn-restart").await;
-    b.until("window.buffgreen.state.dead === null && window.buffgreen.state.legal.length > 0").await;
+    b.until("window.buffgreen.state.dead === null && window.buffgreen.state.legal.length > 0")
+        .await;
     assert_eq!(b.state("moves").await, json!(["11-15"]));
     b.click_move("22-18").await;
     b.at_ply(2).await;

@@ -6,7 +6,8 @@ use std::process::{Command, Stdio};
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 
 fn play(args: &[&str], input: &str) -> (String, String) {
-    let pdn = std::env::temp_dir().join(format!("bg-play-{}-{}.pdn", std::process::id(), args.len()));
+    let pdn =
+        std::env::temp_dir().join(format!("bg-play-{}-{}.pdn", std::process::id(), args.len()));
     let _ = std::fs::remove_file(&pdn);
     let mut child = Command::new(BIN)
         .arg("play")
@@ -17,7 +18,12 @@ fn play(args: &[&str], input: &str) -> (String, String) {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let saved = std::fs::read_to_string(&pdn).unwrap();
@@ -49,11 +55,19 @@ fn two_people_at_one_keyboard_in_both_notations_with_undo_and_flip() {
     let at = |want: &[&str]| lines.windows(want.len()).filter(|w| *w == want).count();
     assert_eq!(at(&after_two), 2, "{out}");
     // White must capture back: the refusal lists the two captures.
-    assert!(lines.contains(&"error: illegal move '9-99'; legal moves: 25x18 26x17"), "{out}");
+    assert!(
+        lines.contains(&"error: illegal move '9-99'; legal moves: 25x18 26x17"),
+        "{out}"
+    );
     // Flipped: seen from Black's side, rank 1 on top.
     assert!(lines.contains(&"     h  g  f  e  d  c  b  a"), "{out}");
     assert!(lines.contains(&" 1 |    w     w     w     w |"), "{out}");
-    assert!(lines.last().is_some_and(|l| l.starts_with("game saved to ")), "{out}");
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.starts_with("game saved to ")),
+        "{out}"
+    );
     assert!(pdn.contains("[GameType \"21\"]"), "{pdn}");
     assert!(pdn.contains("[Black \"human\"]"), "{pdn}");
     assert!(pdn.ends_with("1. 11-15 22-18 2. 15x22 *\n\n"), "{pdn}");
@@ -69,5 +83,12 @@ fn the_engine_answers_and_the_game_is_saved() {
         .unwrap_or_else(|| panic!("no reply in {out}"));
     assert!(pdn.contains(&format!("1. 11-15 {reply} *")), "{pdn}");
     assert!(pdn.contains("[White \"buffgreen\"]"), "{pdn}");
-    assert_eq!(lines.iter().filter(|l| **l == "Move 2: black to move").count(), 1, "{out}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| **l == "Move 2: black to move")
+            .count(),
+        1,
+        "{out}"
+    );
 }
