@@ -254,7 +254,7 @@ pub fn stop_search(engine: &mut Engine) -> Result<(), GuiError> {
 /// The algebraic name of square `n` (1 is b8, 32 is g1).
 pub fn algebraic(n: u8) -> String {
     let row = (n - 1) / 4;
-    let col = (n - 1) % 4 * 2 + if row % 2 == 0 { 1 } else { 0 };
+    let col = (n - 1) % 4 * 2 + u8::from(row.is_multiple_of(2));
     format!("{}{}", (b'a' + col) as char, 8 - row)
 }
 
@@ -299,7 +299,7 @@ pub fn to_algebraic(mv: &str) -> String {
 /// or why none is.
 pub fn resolve(typed: &str, legal: &[String]) -> Result<String, String> {
     let mv = to_numeric(typed.trim());
-    if legal.iter().any(|m| *m == mv) {
+    if legal.contains(&mv) {
         return Ok(mv);
     }
     fn ends(m: &str) -> (Option<&str>, Option<&str>) {
