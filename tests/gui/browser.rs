@@ -109,6 +109,25 @@ pub async fn start(engine: Option<&str>) -> Option<Browser> {
     Some(b)
 }
 
+impl Drop for Browser {
+    /// A failed test never reaches `close`: the browser chromedriver started would outlive
+    /// it, so its processes (the ones using this test's own profile folder) are ended here.
+    fn drop(&mut self) {
+        let mark = format!("--user-data-dir={}", self._profile.display());
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let has = cmdline.split(|b| *b == 0).any(|arg| arg == mark.as_bytes());
+            if has {
+                let _ = Command::new("kill")
+                    .arg("-9")
+                    .arg(entry.file_name())
+                    .status();
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self._profile);
+    }
+}
+
 impl Browser {
     /// The value of a JavaScript expression.
     pub async fn js(&self, expr: &str) -> Value {
