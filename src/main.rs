@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 
 use buffgreen::board::{fen, Notation};
-use buffgreen::cli::RuleFlags;
+use buffgreen::cli::{GameRuleFlags, RuleFlags};
 use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
 use buffgreen::protocol::{output, Output};
 use buffgreen::search::SearchConfig;
@@ -41,6 +41,63 @@ enum Cmd {
     /// Search test positions (`FEN ; bm <moves> ; id <name>`) and count the solved ones; exit
     /// status: 0 all solved, 1 some unsolved, 2 a bad file or argument (docs/match.md).
     Suite(buffgreen_tourney::suite::SuiteArgs),
+    /// Play in the browser: serves a page on 127.0.0.1 and prints its URL on stdout (this
+    /// subcommand does not speak the protocol); each page gets its own engine process.
+    Gui(GuiArgs),
+    /// Play in the terminal: a board with square numbers, moves in 1-32 or algebraic
+    /// notation, undo, flip; the game is appended to a PDN file on exit.
+    Play(PlayArgs),
+}
+
+/// The engine of `gui` and `play`.
+#[derive(Args)]
+struct EngineArg {
+    /// The engine, in the match runner's spec form (`cmd=PROGRAM name=N option.Hash=64`,
+    /// docs/match.md). Default: this program.
+    #[arg(long, value_name = "SPEC")]
+    engine: Option<String>,
+}
+
+#[derive(Args)]
+struct GuiArgs {
+    #[command(flatten)]
+    engine: EngineArg,
+    /// Port to listen on; 0 picks a free one (the URL printed says which).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on instead of 127.0.0.1. Anyone who can reach it can use the
+    /// engine: a warning is printed.
+    #[arg(long)]
+    host: Option<String>,
+    /// Open the page in the desktop's browser (xdg-open).
+    #[arg(long)]
+    open: bool,
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    #[command(flatten)]
+    engine: EngineArg,
+    #[command(flatten)]
+    rules: GameRuleFlags,
+    /// The side the engine plays: black, white or none.
+    #[arg(long, default_value = "white", value_parser = ["black", "white", "none"])]
+    engine_side: String,
+    /// Iterations per engine move (instead of --movetime).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["movetime", "elo"])]
+    nodes: Option<u64>,
+    /// Milliseconds per engine move (default 1000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "elo")]
+    movetime: Option<u64>,
+    /// Play at this strength (UCI_Elo 800-2000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(800..=2000))]
+    elo: Option<u32>,
+    /// Show the board from Black's side.
+    #[arg(long)]
+    flip: bool,
+    /// The PDN file the game is appended to on exit.
+    #[arg(long, default_value = "buffgreen-game.pdn")]
+    pdn: std::path::PathBuf,
 }
 
 #[derive(Args)]
@@ -113,6 +170,8 @@ fn main() -> ExitCode {
             let code = buffgreen_tourney::suite::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
         }
+        Some(Cmd::Gui(a)) => run_gui(&a),
+        Some(Cmd::Play(a)) => run_play(&a),
         Some(Cmd::Match(a)) => {
             let code = buffgreen_tourney::run(&a);
             ExitCode::from(code.clamp(0, 255) as u8)
@@ -181,4 +240,100 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
     Output::stdout().lines(&output::bench_lines(&report));
     eprintln!("Total time (ms): {}", report.elapsed.as_millis());
     ExitCode::SUCCESS
+}
+
+/// The engine command of `--engine` (the runner's spec form), or this program itself.
+fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, String> {
+    match &arg.engine {
+        Some(text) => {
+            let spec =
+                buffgreen_tourney::spec::EngineSpec::parse(text, "").map_err(|e| e.to_string())?;
+            Ok(buffgreen_gui::EngineCommand {
+                name: spec.name,
+                program: spec.program,
+                args: spec.args,
+                dir: spec.dir,
+                options: spec.options,
+            })
+        }
+        None => {
+            let exe =
+                std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+            Ok(buffgreen_gui::EngineCommand {
+                name: "buffgreen".to_string(),
+                program: exe.to_string_lossy().into_owned(),
+                ..Default::default()
+            })
+        }
+    }
+}
+
+fn run_gui(a: &GuiArgs) -> ExitCode {
+    let engine = match engine_command(&a.engine) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: --engine: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(host) = &a.host {
+        eprintln!("warning: --host {host}: the page and its engine are open to anyone who can reach this address");
+    }
+    let opts = buffgreen_gui::ServeOptions {
+        host: a.host.clone().unwrap_or_else(|| "127.0.0.1".to_string()),
+        port: a.port,
+        open: a.open,
+        engine,
+    };
+    let served = buffgreen_gui::serve(&opts, |url| {
+        println!("buffgreen gui: open {url}");
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run_play(a: &PlayArgs) -> ExitCode {
+    let engine = match engine_command(&a.engine) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: --engine: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let r = a.rules.rules();
+    let level = match (a.nodes, a.movetime, a.elo) {
+        (Some(n), _, _) => buffgreen_gui::Level::Nodes(n),
+        (_, _, Some(e)) => buffgreen_gui::Level::Elo(e),
+        (_, ms, _) => buffgreen_gui::Level::Movetime(ms.unwrap_or(1000)),
+    };
+    let opts = buffgreen_gui::PlayOptions {
+        engine,
+        rules: buffgreen_gui::Rules {
+            backward_capture: r.backward_capture,
+            long_kings: r.long_kings,
+            draw_half_moves: r.draw_half_moves,
+            losing: r.losing,
+        },
+        engine_side: match a.engine_side.as_str() {
+            "black" => Some(buffgreen_gui::Side::Black),
+            "white" => Some(buffgreen_gui::Side::White),
+            _ => None,
+        },
+        level,
+        pdn: a.pdn.clone(),
+        flip: a.flip,
+    };
+    let stdin = std::io::stdin();
+    match buffgreen_gui::play(&opts, stdin.lock(), std::io::stdout()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

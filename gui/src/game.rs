@@ -1,0 +1,535 @@
+//! A game kept by a protocol client: the start position and the moves, checked and described
+//! by the engine itself (`position`, `d`, `go perft 1`), never by a rules library of our own.
+
+use std::time::{Duration, Instant};
+
+use crate::engine::{error_text, Engine, REPLY_TIMEOUT};
+use crate::GuiError;
+
+/// The canonical FEN of the start position (protocol.md, FEN).
+pub const START_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+
+/// The rule options of protocol.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// `BackwardCapture`.
+    pub backward_capture: bool,
+    /// `LongKings`.
+    pub long_kings: bool,
+    /// `DrawHalfMoves` (0 = never).
+    pub draw_half_moves: u32,
+    /// `Losing`.
+    pub losing: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            backward_capture: true,
+            long_kings: true,
+            draw_half_moves: 80,
+            losing: false,
+        }
+    }
+}
+
+impl Rules {
+    /// The `setoption` lines that set these rules.
+    pub fn setoptions(&self) -> Vec<String> {
+        vec![
+            format!(
+                "setoption name BackwardCapture value {}",
+                self.backward_capture
+            ),
+            format!("setoption name LongKings value {}", self.long_kings),
+            format!(
+                "setoption name DrawHalfMoves value {}",
+                self.draw_half_moves
+            ),
+            format!("setoption name Losing value {}", self.losing),
+        ]
+    }
+
+    /// The rules in words, as the match runner's PDN `Variant` tag writes them.
+    pub fn variant(&self) -> &'static str {
+        match (self.backward_capture, self.long_kings) {
+            (false, false) => "English checkers",
+            (true, true) => "Buff and Green checkers",
+            (true, false) => "Buff and Green checkers, short kings",
+            (false, true) => "Buff and Green checkers, men capture forward only",
+        }
+    }
+}
+
+/// A side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Black, on 1-12 at the start, moves first.
+    Black,
+    /// White, on 21-32 at the start.
+    White,
+}
+
+impl Side {
+    /// `black` or `white`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Black => "black",
+            Side::White => "white",
+        }
+    }
+
+    /// `Black` or `White`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Side::Black => "Black",
+            Side::White => "White",
+        }
+    }
+
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Black => Side::White,
+            Side::White => Side::Black,
+        }
+    }
+}
+
+/// What the engine says about the position on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Canonical FEN (`d`'s `Fen:`).
+    pub fen: String,
+    /// Half-moves since the last capture or crowning (`Clock:`).
+    pub clock: u32,
+    /// `ongoing`, `black wins`, `white wins` or `draw` (`Result:`).
+    pub result: String,
+    /// The side to move (`Turn:`).
+    pub turn: Side,
+    /// Every legal move in long numeric form (`go perft 1`), empty when the game is over.
+    pub legal: Vec<String>,
+}
+
+impl Snapshot {
+    /// Why the game ended, in words, or `None` while it goes on.
+    pub fn end_reason(&self, rules: &Rules) -> Option<String> {
+        if self.result == "ongoing" {
+            return None;
+        }
+        let mover = self.turn.title();
+        Some(if self.result == "draw" {
+            format!("draw by the {}-half-move rule", rules.draw_half_moves)
+        } else if rules.losing {
+            format!("{mover} has no legal move and wins (losing checkers)")
+        } else {
+            format!("{mover} has no legal move")
+        })
+    }
+
+    /// The PDN result from White's side: `2-0`, `0-2`, `1-1` or `*`.
+    pub fn pdn_result(&self) -> &'static str {
+        match self.result.as_str() {
+            "white wins" => "2-0",
+            "black wins" => "0-2",
+            "draw" => "1-1",
+            _ => "*",
+        }
+    }
+}
+
+/// A game: its rules, start, moves and how far along them the board stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The rules it is played under.
+    pub rules: Rules,
+    /// Its start position (canonical FEN).
+    pub start: String,
+    /// Every move entered, long numeric form; those after `ply` can be redone.
+    pub moves: Vec<String>,
+    /// How many of `moves` are on the board.
+    pub ply: usize,
+}
+
+impl Record {
+    /// A new game from `start` under `rules`.
+    pub fn new(rules: Rules, start: String) -> Record {
+        Record {
+            rules,
+            start,
+            moves: Vec::new(),
+            ply: 0,
+        }
+    }
+
+    /// The `position` command for the board.
+    pub fn position_command(&self) -> String {
+        let mut s = format!("position fen {}", self.start);
+        if self.ply > 0 {
+            s.push_str(" moves ");
+            s.push_str(&self.moves[..self.ply].join(" "));
+        }
+        s
+    }
+
+    /// The moves on the board.
+    pub fn played(&self) -> &[String] {
+        &self.moves[..self.ply]
+    }
+}
+
+/// Sets the engine to `record` (its rules, then the position) and reads the position back.
+/// Nothing is kept from a refused record: the error names what the engine refused.
+pub fn describe(engine: &mut Engine, record: &Record) -> Result<Snapshot, GuiError> {
+    for line in record.rules.setoptions() {
+        engine.send(&line)?;
+    }
+    engine.send(&record.position_command())?;
+    engine.send("d")?;
+    let lines = engine.sync()?;
+    if let Some(e) = lines.iter().find_map(|l| error_text(l)) {
+        return Err(GuiError::Refused(e.to_string()));
+    }
+    let field = |name: &str| {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(name))
+            .map(str::trim)
+            .ok_or_else(|| GuiError::Engine(format!("the engine's `d` has no '{name}' line")))
+    };
+    let fen = field("Fen:")?.to_string();
+    let clock = field("Clock:")?
+        .parse()
+        .map_err(|_| GuiError::Engine("the engine's `d` has a bad Clock line".into()))?;
+    let result = field("Result:")?.to_string();
+    let turn = match field("Turn:")? {
+        "white" => Side::White,
+        _ => Side::Black,
+    };
+    let legal = if result == "ongoing" {
+        legal_moves(engine)?
+    } else {
+        Vec::new()
+    };
+    Ok(Snapshot {
+        fen,
+        clock,
+        result,
+        turn,
+        legal,
+    })
+}
+
+/// The legal moves of the engine's current position: `go perft 1`, which divides by root
+/// move (protocol.md: one `<move>: <n>` line each, then an empty line and `Nodes searched`).
+fn legal_moves(engine: &mut Engine) -> Result<Vec<String>, GuiError> {
+    engine.send("go perft 1")?;
+    let deadline = Instant::now() + REPLY_TIMEOUT;
+    let mut moves = Vec::new();
+    loop {
+        let line = engine.recv_until(deadline)?;
+        if line.starts_with("Nodes searched:") {
+            return Ok(moves);
+        }
+        if let Some(e) = error_text(&line) {
+            return Err(GuiError::Engine(e.to_string()));
+        }
+        if let Some((mv, _)) = line.split_once(": ") {
+            moves.push(mv.to_string());
+        }
+    }
+}
+
+/// Stops a running search and drops its lines up to its `bestmove`.
+pub fn stop_search(engine: &mut Engine) -> Result<(), GuiError> {
+    engine.send("stop")?;
+    let deadline = Instant::now() + REPLY_TIMEOUT;
+    loop {
+        if engine.recv_until(deadline)?.starts_with("bestmove") {
+            return Ok(());
+        }
+    }
+}
+
+/// The algebraic name of square `n` (1 is b8, 32 is g1).
+pub fn algebraic(n: u8) -> String {
+    let row = (n - 1) / 4;
+    let col = (n - 1) % 4 * 2 + u8::from(row.is_multiple_of(2));
+    format!("{}{}", (b'a' + col) as char, 8 - row)
+}
+
+/// The square number of an algebraic name, if it names a dark square.
+fn square_of(name: &str) -> Option<u8> {
+    let b = name.as_bytes();
+    if b.len() != 2 {
+        return None;
+    }
+    let col = b[0].to_ascii_lowercase().checked_sub(b'a')?;
+    let rank = b[1].checked_sub(b'0')?;
+    if col > 7 || !(1..=8).contains(&rank) {
+        return None;
+    }
+    let row = 8 - rank;
+    if (row + col) % 2 == 0 {
+        return None;
+    }
+    Some(row * 4 + col / 2 + 1)
+}
+
+/// A move written in algebraic squares, in numbers (`d6xb4` is `10x17`); a numeric move as it
+/// is.
+pub fn to_numeric(mv: &str) -> String {
+    let sep = if mv.contains(['x', 'X']) { "x" } else { "-" };
+    mv.split(['x', 'X', '-'])
+        .map(|sq| square_of(sq).map_or_else(|| sq.to_string(), |n| n.to_string()))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// A long numeric move in algebraic squares.
+pub fn to_algebraic(mv: &str) -> String {
+    let sep = if mv.contains('x') { "x" } else { "-" };
+    mv.split(['x', '-'])
+        .map(|sq| sq.parse().map_or_else(|_| sq.to_string(), algebraic))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The legal move meant by `typed` (long form or a capture's two ends, numbers or algebraic),
+/// or why none is.
+pub fn resolve(typed: &str, legal: &[String]) -> Result<String, String> {
+    let mv = to_numeric(typed.trim());
+    if legal.contains(&mv) {
+        return Ok(mv);
+    }
+    fn ends(m: &str) -> (Option<&str>, Option<&str>) {
+        (m.split(['x', '-']).next(), m.split(['x', '-']).next_back())
+    }
+    let candidates: Vec<&String> = if mv.contains('x') {
+        legal
+            .iter()
+            .filter(|m| m.contains('x') && ends(m) == ends(&mv))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    match candidates.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] if legal.is_empty() => Err("the game is over".to_string()),
+        [] => Err(format!(
+            "illegal move '{}'; legal moves: {}",
+            typed.trim(),
+            legal.join(" ")
+        )),
+        many => Err(format!(
+            "ambiguous move '{}': it matches {}",
+            typed.trim(),
+            many.iter()
+                .map(|m| m.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
+    }
+}
+
+/// One `info` line of a search, as the page shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Info {
+    /// `multipv` rank (1 when absent).
+    pub multipv: u32,
+    /// `depth`.
+    pub depth: u32,
+    /// `score cp` value.
+    pub cp: Option<i32>,
+    /// `score mate` value.
+    pub mate: Option<i32>,
+    /// `wdl` per mille.
+    pub wdl: Option<[u32; 3]>,
+    /// `nodes`.
+    pub nodes: u64,
+    /// `nps`.
+    pub nps: u64,
+    /// `tbhits`, when the engine probes tables.
+    pub tbhits: Option<u64>,
+    /// `pv` moves.
+    pub pv: Vec<String>,
+}
+
+impl Info {
+    /// Reads a search `info` line; `None` for other lines (`info string` included).
+    pub fn parse(line: &str) -> Option<Info> {
+        let rest = line.strip_prefix("info ")?;
+        if rest.starts_with("string") {
+            return None;
+        }
+        let mut info = Info {
+            multipv: 1,
+            ..Info::default()
+        };
+        let mut it = rest.split_whitespace();
+        let mut seen_score = false;
+        while let Some(key) = it.next() {
+            let mut num = || it.next().and_then(|v| v.parse::<i64>().ok());
+            match key {
+                "depth" => info.depth = num()? as u32,
+                "multipv" => info.multipv = num()? as u32,
+                "nodes" => info.nodes = num()? as u64,
+                "nps" => info.nps = num()? as u64,
+                "tbhits" => info.tbhits = Some(num()? as u64),
+                "score" => {
+                    seen_score = true;
+                    match it.next()? {
+                        "cp" => info.cp = Some(it.next()?.parse().ok()?),
+                        "mate" => info.mate = Some(it.next()?.parse().ok()?),
+                        _ => return None,
+                    }
+                }
+                "wdl" => {
+                    let mut v = [0; 3];
+                    for x in &mut v {
+                        *x = it.next()?.parse().ok()?;
+                    }
+                    info.wdl = Some(v);
+                }
+                "pv" => {
+                    info.pv = it.by_ref().map(str::to_string).collect();
+                }
+                _ => {
+                    it.next();
+                }
+            }
+        }
+        seen_score.then_some(info)
+    }
+
+    /// The score in words: `+0.35`, `mate in 3`, `TB win in 12 plies`.
+    pub fn score_text(&self) -> String {
+        if let Some(m) = self.mate {
+            return if m > 0 {
+                format!("mate in {m}")
+            } else {
+                format!("mated in {}", -m)
+            };
+        }
+        let cp = self.cp.unwrap_or(0);
+        // protocol.md: evaluations never exceed 1320; beyond 10000 is a tablebase result.
+        if cp > 10000 {
+            format!("TB win in {} plies", 20000 - cp)
+        } else if cp < -10000 {
+            format!("TB loss in {} plies", 20000 + cp)
+        } else if cp == 0 && self.tbhits.is_some() && self.wdl == Some([0, 1000, 0]) {
+            "TB draw".to_string()
+        } else {
+            format!("{:+.2}", cp as f64 / 100.0)
+        }
+    }
+}
+
+/// A search limit for the engine's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// `go nodes N`.
+    Nodes(u64),
+    /// `go movetime MS`.
+    Movetime(u64),
+    /// `UCI_LimitStrength` at `UCI_Elo`, searched as `go movetime 1000` (the level caps the
+    /// iterations itself).
+    Elo(u32),
+}
+
+impl Level {
+    /// The options this level needs before the search.
+    pub fn setoptions(&self) -> Vec<String> {
+        match self {
+            Level::Elo(elo) => vec![
+                "setoption name UCI_LimitStrength value true".to_string(),
+                format!("setoption name UCI_Elo value {elo}"),
+            ],
+            _ => vec!["setoption name UCI_LimitStrength value false".to_string()],
+        }
+    }
+
+    /// The `go` parameters without a clock.
+    pub fn go_params(&self) -> String {
+        match self {
+            Level::Nodes(n) => format!("nodes {n}"),
+            Level::Movetime(ms) => format!("movetime {ms}"),
+            Level::Elo(_) => "movetime 1000".to_string(),
+        }
+    }
+}
+
+/// Waits for a finite search's `bestmove`, passing its `info` lines to `on_info`.
+pub fn wait_bestmove(
+    engine: &mut Engine,
+    limit: Duration,
+    mut on_info: impl FnMut(&str),
+) -> Result<String, GuiError> {
+    let deadline = Instant::now() + limit;
+    loop {
+        let line = engine.recv_until(deadline)?;
+        if let Some(rest) = line.strip_prefix("bestmove ") {
+            return Ok(rest.split_whitespace().next().unwrap_or("none").to_string());
+        }
+        if let Some(e) = error_text(&line) {
+            return Err(GuiError::Engine(e.to_string()));
+        }
+        on_info(&line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_and_moves_convert_both_ways() {
+        assert_eq!(algebraic(1), "b8");
+        assert_eq!(algebraic(10), "d6");
+        assert_eq!(algebraic(14), "c5");
+        assert_eq!(algebraic(29), "a1");
+        assert_eq!(algebraic(32), "g1");
+        for n in 1..=32 {
+            assert_eq!(square_of(&algebraic(n)), Some(n));
+        }
+        assert_eq!(square_of("a8"), None);
+        assert_eq!(to_numeric("D6XB4XD2"), "10x17x26");
+        assert_eq!(to_algebraic("10x17x26"), "d6xb4xd2");
+        assert_eq!(to_algebraic("11-15"), "f6-e5");
+    }
+
+    #[test]
+    fn typed_moves_resolve_against_the_legal_list() {
+        let legal = vec!["9x18x27".to_string(), "11-15".to_string()];
+        assert_eq!(resolve("9x27", &legal), Ok("9x18x27".to_string()));
+        assert_eq!(resolve("f6-e5", &legal), Ok("11-15".to_string()));
+        assert_eq!(
+            resolve("11-16", &legal),
+            Err("illegal move '11-16'; legal moves: 9x18x27 11-15".to_string())
+        );
+        let loop2 = vec!["26x17x10x19x26".to_string(), "26x19x10x17x26".to_string()];
+        assert_eq!(
+            resolve("26x26", &loop2),
+            Err("ambiguous move '26x26': it matches 26x17x10x19x26 26x19x10x17x26".to_string())
+        );
+    }
+
+    #[test]
+    fn info_lines_parse() {
+        let i = Info::parse(
+            "info depth 6 seldepth 21 multipv 2 score cp 12 wdl 373 289 338 nodes 498113 nps 497615 time 1001 pv 8-11 22-17",
+        )
+        .unwrap();
+        assert_eq!(i.multipv, 2);
+        assert_eq!(i.cp, Some(12));
+        assert_eq!(i.wdl, Some([373, 289, 338]));
+        assert_eq!(i.pv, ["8-11", "22-17"]);
+        assert_eq!(i.score_text(), "+0.12");
+        assert!(Info::parse("info string reused 5 nodes").is_none());
+        let tb = Info::parse(
+            "info depth 1 score cp 19988 wdl 1000 0 0 nodes 5 nps 1 tbhits 9 time 1 pv 1-5",
+        )
+        .unwrap();
+        assert_eq!(tb.score_text(), "TB win in 12 plies");
+    }
+}

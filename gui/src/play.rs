@@ -1,0 +1,253 @@
+//! `buffgreen play`: a game against the engine in a terminal (or through a pipe): the board
+//! with its square numbers, moves typed in numbers or algebraic squares, undo, flip, and the
+//! game appended to a PDN file on exit.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::engine::{Engine, EngineCommand};
+use crate::game::{self, describe, resolve, wait_bestmove, Level, Record, Rules, Side, Snapshot};
+use crate::{pdn, GuiError};
+
+/// A terminal game's settings.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// The engine.
+    pub engine: EngineCommand,
+    /// The rules.
+    pub rules: Rules,
+    /// The side the engine plays, `None` for none (two people at one keyboard).
+    pub engine_side: Option<Side>,
+    /// How long the engine thinks.
+    pub level: Level,
+    /// The PDN file the game is appended to on exit.
+    pub pdn: PathBuf,
+    /// Show the board from Black's side.
+    pub flip: bool,
+}
+
+const HELP: &str = "commands: a move (11-15, 9x18x27, 9x27, f6-e5), undo, flip, go (the engine \
+moves now), level nodes N|movetime MS|elo E, moves, help, quit";
+
+/// Plays one game on `input`/`out`; the PDN is written when the input ends or at `quit`.
+pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Result<(), GuiError> {
+    let mut engine = Engine::start(&opts.engine)?;
+    engine.send("ucinewgame")?;
+    let mut record = Record::new(opts.rules, game::START_FEN.to_string());
+    let mut snap = describe(&mut engine, &record)?;
+    let mut flip = opts.flip;
+    let mut level = opts.level;
+    let side_name = |s: Option<Side>| s.map_or("nobody", Side::name);
+    writeln!(
+        out,
+        "buffgreen play: {} ({}); the engine '{}' plays {}; {}",
+        opts.rules.variant(),
+        if opts.rules.losing {
+            "losing"
+        } else {
+            "normal"
+        },
+        opts.engine.name,
+        side_name(opts.engine_side),
+        HELP
+    )?;
+    let engine_turn = |engine: &mut Engine,
+                       record: &mut Record,
+                       snap: &mut Snapshot,
+                       level: Level,
+                       out: &mut dyn Write|
+     -> Result<(), GuiError> {
+        if engine.has_option("UCI_LimitStrength") {
+            for l in level.setoptions() {
+                engine.send(&l)?;
+            }
+        }
+        engine.send(&record.position_command())?;
+        engine.send(&format!("go {}", level.go_params()))?;
+        let mv = wait_bestmove(engine, Duration::from_secs(3600), |_| {})?;
+        let mv =
+            resolve(&mv, &snap.legal).map_err(|e| GuiError::Engine(format!("bad move: {e}")))?;
+        writeln!(out, "{} plays {mv}", snap.turn.title())?;
+        record.moves.truncate(record.ply);
+        record.moves.push(mv);
+        record.ply += 1;
+        *snap = describe(engine, record)?;
+        Ok(())
+    };
+    if opts.engine_side == Some(snap.turn) {
+        engine_turn(&mut engine, &mut record, &mut snap, level, &mut out)?;
+    }
+    show(&mut out, &record, &snap, flip)?;
+    for line in input.lines() {
+        let line = line?;
+        let cmd = line.trim();
+        let mut words = cmd.split_whitespace();
+        match words.next() {
+            None => continue,
+            Some("quit") => break,
+            Some("help") => writeln!(out, "{HELP}")?,
+            Some("flip") => {
+                flip = !flip;
+                show(&mut out, &record, &snap, flip)?;
+            }
+            Some("moves") => writeln!(out, "legal moves: {}", snap.legal.join(" "))?,
+            Some("undo") => {
+                if record.ply == 0 {
+                    writeln!(out, "error: nothing to undo")?;
+                    continue;
+                }
+                record.ply -= 1;
+                if opts.engine_side.is_some() && record.ply > 0 {
+                    // Take back the engine's reply too, so the human moves next.
+                    let s = describe(&mut engine, &record)?;
+                    if opts.engine_side == Some(s.turn) {
+                        record.ply -= 1;
+                    }
+                }
+                record.moves.truncate(record.ply);
+                snap = describe(&mut engine, &record)?;
+                show(&mut out, &record, &snap, flip)?;
+            }
+            Some("level") => match (
+                words.next(),
+                words.next().and_then(|n| n.parse::<u64>().ok()),
+            ) {
+                (Some("nodes"), Some(n)) if n >= 1 => level = Level::Nodes(n),
+                (Some("movetime"), Some(n)) if n >= 1 => level = Level::Movetime(n),
+                (Some("elo"), Some(n)) if (800..=2000).contains(&n) => level = Level::Elo(n as u32),
+                _ => writeln!(out, "error: level nodes N | movetime MS | elo 800-2000")?,
+            },
+            Some("go") => {
+                if snap.legal.is_empty() {
+                    writeln!(out, "error: the game is over")?;
+                    continue;
+                }
+                engine_turn(&mut engine, &mut record, &mut snap, level, &mut out)?;
+                show(&mut out, &record, &snap, flip)?;
+            }
+            Some(_) => {
+                if snap.legal.is_empty() {
+                    writeln!(out, "error: the game is over")?;
+                    continue;
+                }
+                if opts.engine_side == Some(snap.turn) {
+                    writeln!(out, "error: it is the engine's move (type go)")?;
+                    continue;
+                }
+                let mv = match resolve(cmd, &snap.legal) {
+                    Ok(mv) => mv,
+                    Err(e) => {
+                        writeln!(out, "error: {e}")?;
+                        continue;
+                    }
+                };
+                record.moves.truncate(record.ply);
+                record.moves.push(mv);
+                record.ply += 1;
+                snap = describe(&mut engine, &record)?;
+                if opts.engine_side == Some(snap.turn) && !snap.legal.is_empty() {
+                    engine_turn(&mut engine, &mut record, &mut snap, level, &mut out)?;
+                }
+                show(&mut out, &record, &snap, flip)?;
+            }
+        }
+    }
+    let name = |s: Side| {
+        if opts.engine_side == Some(s) {
+            opts.engine.name.as_str()
+        } else {
+            "human"
+        }
+    };
+    let (result, termination) = match snap.end_reason(&record.rules) {
+        Some(r) => (snap.pdn_result(), format!("normal: {r}")),
+        None => ("*", "unterminated".to_string()),
+    };
+    let text = pdn::write(
+        &pdn::Header {
+            event: "buffgreen play",
+            date: "????.??.??",
+            white: name(Side::White),
+            black: name(Side::Black),
+            result,
+            time_control: "-",
+            termination: &termination,
+        },
+        &record,
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&opts.pdn)?;
+    file.write_all(text.as_bytes())?;
+    writeln!(out, "game saved to {}", opts.pdn.display())?;
+    Ok(())
+}
+
+/// The pieces of a canonical FEN: per square 1-32, `b`/`w` men, `B`/`W` kings.
+pub fn pieces(fen: &str) -> [Option<char>; 33] {
+    let mut board = [None; 33];
+    for section in fen.split(':').skip(1) {
+        let mut chars = section.chars();
+        let color = chars.next();
+        for item in chars.as_str().split(',') {
+            let (king, sq) = match item.strip_prefix('K') {
+                Some(s) => (true, s),
+                None => (false, item),
+            };
+            let Ok(n) = sq.trim().parse::<usize>() else {
+                continue;
+            };
+            if (1..=32).contains(&n) {
+                board[n] = match (color, king) {
+                    (Some('B'), false) => Some('b'),
+                    (Some('B'), true) => Some('B'),
+                    (Some('W'), false) => Some('w'),
+                    (Some('W'), true) => Some('W'),
+                    _ => None,
+                };
+            }
+        }
+    }
+    board
+}
+
+fn show(out: &mut dyn Write, record: &Record, snap: &Snapshot, flip: bool) -> Result<(), GuiError> {
+    let board = pieces(&snap.fen);
+    let files: Vec<char> = if flip { "hgfedcba" } else { "abcdefgh" }.chars().collect();
+    let mut head = String::from("    ");
+    for f in &files {
+        head.push_str(&format!(" {f} "));
+    }
+    writeln!(out, "{}", head.trim_end())?;
+    for r in 0..8 {
+        let row = if flip { 7 - r } else { r };
+        let mut line = format!(" {} |", 8 - row);
+        for c in 0..8 {
+            let col = if flip { 7 - c } else { c };
+            if (row + col) % 2 == 1 {
+                let n = row * 4 + col / 2 + 1;
+                match board[n] {
+                    Some(p) => line.push_str(&format!(" {p} ")),
+                    None => line.push_str(&format!("{n:>2} ")),
+                }
+            } else {
+                line.push_str("   ");
+            }
+        }
+        line.push('|');
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out, "Fen: {}", snap.fen)?;
+    match snap.end_reason(&record.rules) {
+        Some(reason) => writeln!(out, "Game over: {} ({reason})", snap.result)?,
+        None => writeln!(
+            out,
+            "Move {}: {} to move",
+            record.ply / 2 + 1,
+            snap.turn.name()
+        )?,
+    }
+    Ok(())
+}

@@ -1,0 +1,277 @@
+//! The HTTP server: the page's assets at fixed paths and the WebSocket at `/ws`, one thread
+//! per connection, one engine per WebSocket.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tungstenite::protocol::{Role, WebSocketConfig};
+use tungstenite::{Message, WebSocket};
+
+use crate::engine::EngineCommand;
+use crate::page::{Page, MAX_MESSAGE};
+use crate::GuiError;
+
+/// Where and what to serve.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// The address to listen on (`127.0.0.1` unless the user asked for another).
+    pub host: String,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// Open the page in the desktop's browser.
+    pub open: bool,
+    /// The engine each page gets.
+    pub engine: EngineCommand,
+}
+
+/// The page's files, compiled into the binary.
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("../assets/index.html"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    ),
+    (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/board.js"),
+    ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_str!("../assets/favicon.svg"),
+    ),
+];
+
+/// The total size of the page's files in bytes (the page weight).
+pub fn page_bytes() -> usize {
+    ASSETS.iter().map(|(_, _, body)| body.len()).sum()
+}
+
+/// The most request-head bytes read.
+const MAX_HEAD: usize = 16 * 1024;
+/// The most connections served at once (pages and asset requests together).
+const MAX_CONNECTIONS: usize = 32;
+/// How long a WebSocket read waits before the engine's lines are forwarded.
+const POLL: Duration = Duration::from_millis(5);
+
+/// Serves until the process ends. `announce` gets the page's URL once the port is bound.
+pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), GuiError> {
+    let listener =
+        TcpListener::bind((opts.host.as_str(), opts.port)).map_err(|e| GuiError::Bind {
+            addr: format!("{}:{}", opts.host, opts.port),
+            source: e,
+        })?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| GuiError::Engine(format!("no local address: {e}")))?;
+    let host = if addr.ip().is_ipv6() {
+        format!("[{}]", addr.ip())
+    } else {
+        addr.ip().to_string()
+    };
+    let url = format!("http://{host}:{}/", addr.port());
+    announce(&url);
+    if opts.open {
+        // Best effort: a desktop without xdg-open still has the printed URL.
+        let _ = std::process::Command::new("xdg-open").arg(&url).spawn();
+    }
+    let allowed: Arc<Vec<String>> = Arc::new(
+        [
+            host.clone(),
+            "127.0.0.1".into(),
+            "localhost".into(),
+            "[::1]".into(),
+        ]
+        .iter()
+        .map(|h| format!("{h}:{}", addr.port()))
+        .collect(),
+    );
+    let live = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        if live.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            let _ = respond(
+                &stream,
+                "503 Service Unavailable",
+                "text/plain",
+                b"too many connections\n",
+            );
+            continue;
+        }
+        live.fetch_add(1, Ordering::SeqCst);
+        let (engine, allowed, live) = (opts.engine.clone(), allowed.clone(), live.clone());
+        std::thread::spawn(move || {
+            let _ = connection(stream, &engine, &allowed);
+            live.fetch_sub(1, Ordering::SeqCst);
+        });
+    }
+    Ok(())
+}
+
+fn respond(mut stream: &TcpStream, status: &str, mime: &str, body: &[u8]) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
+         Content-Security-Policy: default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'\r\n\
+         Connection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)?;
+    stream.flush()
+}
+
+/// The parts of a request head the server looks at.
+struct Head {
+    method: String,
+    path: String,
+    host: Option<String>,
+    origin: Option<String>,
+    upgrade: bool,
+    ws_key: Option<String>,
+    ws_version: Option<String>,
+}
+
+fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 2048];
+    loop {
+        let n = stream.read(&mut chunk)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        let mut headers = [httparse::EMPTY_HEADER; 48];
+        let mut req = httparse::Request::new(&mut headers);
+        match req.parse(&buf) {
+            Ok(httparse::Status::Complete(_)) => {
+                let header = |name: &str| {
+                    req.headers
+                        .iter()
+                        .find(|h| h.name.eq_ignore_ascii_case(name))
+                        .map(|h| String::from_utf8_lossy(h.value).trim().to_string())
+                };
+                let has = |name: &str, word: &str| {
+                    header(name)
+                        .is_some_and(|v| v.split(',').any(|w| w.trim().eq_ignore_ascii_case(word)))
+                };
+                return Ok(Some(Head {
+                    method: req.method.unwrap_or("").to_string(),
+                    path: req.path.unwrap_or("").to_string(),
+                    host: header("Host"),
+                    origin: header("Origin"),
+                    upgrade: has("Connection", "upgrade") && has("Upgrade", "websocket"),
+                    ws_key: header("Sec-WebSocket-Key"),
+                    ws_version: header("Sec-WebSocket-Version"),
+                }));
+            }
+            Ok(httparse::Status::Partial) if buf.len() < MAX_HEAD => {}
+            _ => return Ok(None),
+        }
+    }
+}
+
+fn connection(
+    mut stream: TcpStream,
+    engine: &EngineCommand,
+    allowed: &[String],
+) -> std::io::Result<()> {
+    let Some(head) = read_head(&mut stream)? else {
+        return respond(&stream, "400 Bad Request", "text/plain", b"bad request\n");
+    };
+    // A page from another site (or a rebound DNS name) must not reach the engine or the page.
+    if !head
+        .host
+        .as_ref()
+        .is_some_and(|h| allowed.iter().any(|a| a == h))
+    {
+        return respond(&stream, "403 Forbidden", "text/plain", b"unknown Host\n");
+    }
+    if head.method != "GET" {
+        return respond(
+            &stream,
+            "405 Method Not Allowed",
+            "text/plain",
+            b"GET only\n",
+        );
+    }
+    let path = head.path.split('?').next().unwrap_or("");
+    if path == "/ws" {
+        return websocket(stream, &head, engine);
+    }
+    match ASSETS.iter().find(|(p, _, _)| *p == path) {
+        Some((_, mime, body)) => respond(&stream, "200 OK", mime, body.as_bytes()),
+        None => respond(&stream, "404 Not Found", "text/plain", b"not found\n"),
+    }
+}
+
+fn websocket(mut stream: TcpStream, head: &Head, engine: &EngineCommand) -> std::io::Result<()> {
+    let origin_ok = match (&head.origin, &head.host) {
+        (Some(o), Some(h)) => *o == format!("http://{h}"),
+        _ => false,
+    };
+    if !origin_ok {
+        return respond(&stream, "403 Forbidden", "text/plain", b"bad Origin\n");
+    }
+    let (Some(key), true, Some("13")) = (&head.ws_key, head.upgrade, head.ws_version.as_deref())
+    else {
+        return respond(
+            &stream,
+            "400 Bad Request",
+            "text/plain",
+            b"not a WebSocket request\n",
+        );
+    };
+    let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
+    write!(
+        stream,
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Accept: {accept}\r\n\r\n"
+    )?;
+    stream.flush()?;
+    stream.set_read_timeout(Some(POLL))?;
+    // Frames and messages above the limit close the connection; messages up to it get an
+    // error reply from the page's session when they are bad.
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(4 * MAX_MESSAGE))
+        .max_frame_size(Some(4 * MAX_MESSAGE));
+    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
+    let mut page = Page::new(engine.clone());
+    loop {
+        match ws.read() {
+            Ok(Message::Text(text)) => page.handle(text.as_str()),
+            Ok(Message::Binary(_)) => page.reject("binary messages are not accepted"),
+            Ok(Message::Close(_)) => break,
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => break,
+        }
+        page.tick();
+        for msg in page.take_output() {
+            if ws.send(Message::text(msg.to_string())).is_err() {
+                return Ok(());
+            }
+        }
+    }
+    // The page is gone: dropping it ends its engine.
+    Ok(())
+}
