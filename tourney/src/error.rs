@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use super::pdn::PdnError;
+use super::pdn::{PdnError, PdnFileError};
 
 /// Why a match (or a PDN check) cannot go on. Faults of an engine during a game are not errors:
 /// they lose that game (see [`super::referee::Termination`]).
@@ -38,12 +38,9 @@ pub enum TourneyError {
     /// The openings cannot be had (a file, a line of it, or random openings).
     #[error(transparent)]
     Openings(#[from] buffgreen::openings::OpeningsError),
-    /// PDN games do not read back: one error for each such game, one line each.
-    #[error("{}", lines(.0))]
-    Pdn(Vec<PdnError>),
-    /// A PDN file holds no game (an empty file, or another format given by mistake).
-    #[error("{0}: no PDN game in the file")]
-    NoGames(String),
+    /// PDN games do not read back, or a PDN file holds none.
+    #[error(transparent)]
+    Pdn(#[from] PdnFileError),
     /// An engine program could not be started at all (not found, not executable).
     #[error("cannot start engine '{name}' ({program}): {source}")]
     Spawn {
@@ -70,13 +67,6 @@ pub enum TourneyError {
 
 impl From<PdnError> for TourneyError {
     fn from(e: PdnError) -> TourneyError {
-        TourneyError::Pdn(vec![e])
+        TourneyError::Pdn(e.into())
     }
-}
-
-/// The errors one a line; each line after the first starts with `error: `, as the first does
-/// where it is printed.
-fn lines(errors: &[PdnError]) -> String {
-    let all: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    all.join("\nerror: ")
 }

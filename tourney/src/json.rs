@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::referee::Played;
-use super::runner::{Job, Match};
+use super::schedule::{Job, Match};
 use super::sprt::{Decision, Model};
 use super::Summary;
 use buffgreen::board::fen;

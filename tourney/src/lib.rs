@@ -24,6 +24,7 @@ pub mod referee;
 mod report;
 mod resume;
 mod runner;
+mod schedule;
 mod shard;
 pub mod spec;
 pub mod sprt;
@@ -159,5 +160,5 @@ pub struct Summary {
 
 /// Plays a match as `args` say (progress on stderr) and returns its summary.
 pub fn play(args: &MatchArgs) -> Result<Summary, TourneyError> {
-    runner::Match::new(args)?.run()
+    schedule::Match::new(args)?.run()
 }

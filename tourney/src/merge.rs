@@ -15,7 +15,7 @@ use super::error::TourneyError;
 use super::pdn::{self, PdnGame};
 use super::report::{Report, Setup};
 use super::resume::{recorded, Recorded};
-use super::runner::{limits_summary, Job};
+use super::schedule::{limits_summary, Job};
 use super::sprt::Decision;
 use super::tc::Limit;
 use super::MatchArgs;
@@ -114,7 +114,7 @@ pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), Tour
             }
         }
     }
-    let sprt = super::runner::parse_sprt(&args.sprt, names.len())?;
+    let sprt = super::schedule::parse_sprt(&args.sprt, names.len())?;
     let limits: Vec<Limit> = limits
         .into_iter()
         .map(|l| l.unwrap_or(Limit::Nodes(1)))

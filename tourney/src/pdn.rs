@@ -35,7 +35,6 @@ use nom::sequence::{pair, terminated};
 use nom::IResult;
 use thiserror::Error;
 
-use super::error::TourneyError;
 use buffgreen::board::{fen, Game, GameResult, Position, Rules};
 use buffgreen::types::Color;
 
@@ -762,10 +761,34 @@ pub fn read_games(file: &str, text: &str) -> (Vec<PdnGame>, Vec<PdnError>) {
     (games, errors)
 }
 
+/// Why the games of a PDN text cannot be had.
+#[derive(Debug, Error)]
+pub enum PdnFileError {
+    /// PDN games do not read back: one error for each such game, one line each.
+    #[error("{}", lines(.0))]
+    Games(Vec<PdnError>),
+    /// A PDN file holds no game (an empty file, or another format given by mistake).
+    #[error("{0}: no PDN game in the file")]
+    NoGames(String),
+}
+
+impl From<PdnError> for PdnFileError {
+    fn from(e: PdnError) -> PdnFileError {
+        PdnFileError::Games(vec![e])
+    }
+}
+
+/// The errors one a line; each line after the first starts with `error: `, as the first does
+/// where it is printed.
+fn lines(errors: &[PdnError]) -> String {
+    let all: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    all.join("\nerror: ")
+}
+
 /// The games of the PDN text of `file`, each replayed and its result checked
 /// ([`PdnGame::check`]): every game must read and check, and the file must hold one. The
 /// error names every game that does not, one line each.
-pub fn checked_games(file: &str, text: &str) -> Result<Vec<(PdnGame, Game)>, TourneyError> {
+pub fn checked_games(file: &str, text: &str) -> Result<Vec<(PdnGame, Game)>, PdnFileError> {
     let (games, mut errors) = read_games(file, text);
     let mut good = Vec::new();
     for g in games {
@@ -776,22 +799,22 @@ pub fn checked_games(file: &str, text: &str) -> Result<Vec<(PdnGame, Game)>, Tou
     }
     errors.sort_by_key(|e| e.game);
     if !errors.is_empty() {
-        return Err(TourneyError::Pdn(errors));
+        return Err(PdnFileError::Games(errors));
     }
     if good.is_empty() {
-        return Err(TourneyError::NoGames(file.to_string()));
+        return Err(PdnFileError::NoGames(file.to_string()));
     }
     Ok(good)
 }
 
 /// Reads every game of a PDN text (named `-` in errors); the first error if any game does not
 /// read. Games are not replayed (see [`checked_games`]).
-pub fn parse(text: &str) -> Result<Vec<PdnGame>, TourneyError> {
+pub fn parse(text: &str) -> Result<Vec<PdnGame>, PdnFileError> {
     let (games, errors) = read_games("-", text);
     if errors.is_empty() {
         Ok(games)
     } else {
-        Err(TourneyError::Pdn(errors))
+        Err(PdnFileError::Games(errors))
     }
 }
 

@@ -15,7 +15,7 @@ use indicatif::{FormattedDuration, ProgressBar, ProgressDrawTarget, ProgressStyl
 use super::note;
 use super::pdn;
 use super::referee::Played;
-use super::runner::Job;
+use super::schedule::Job;
 use super::sprt::{Decision, Model, Sprt};
 use super::stats::{fmt_elo, fmt_err, Record};
 use buffgreen::board::{fen, Rules};

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use super::error::TourneyError;
 use super::pdn::{self, PdnGame};
 use super::referee::{Outcome, Played, Termination};
-use super::runner::{Job, Match};
+use super::schedule::{Job, Match};
 use buffgreen::board::Game;
 use buffgreen::types::Color;
 

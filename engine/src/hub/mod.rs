@@ -16,10 +16,38 @@ pub mod session;
 use std::io::BufRead;
 use std::time::Instant;
 
-pub use session::{HubError, Session, Variant};
+pub use session::{HubError, Session};
 
 use crate::protocol::input::{self, Dialect, LineError};
 use crate::protocol::{Flow, Output};
+
+/// The rules a `variant` value selects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// English/American checkers: men capture forward only, kings move one square. The
+    /// default, since every Hub client for the 8x8 board sends English games.
+    #[default]
+    English,
+    /// Buff and Green: men capture backward too, flying kings (the engine's own default).
+    BuffGreen,
+}
+
+impl Choice for Variant {
+    const ALL: &'static [(Variant, &'static str)] = &[
+        (Variant::English, "english"),
+        (Variant::BuffGreen, "buffgreen"),
+    ];
+}
+
+impl Variant {
+    /// The value of `BackwardCapture` and `LongKings` under this variant.
+    fn switches(self) -> &'static str {
+        match self {
+            Variant::English => "false",
+            Variant::BuffGreen => "true",
+        }
+    }
+}
 
 /// A Hub `enum` parameter's values: each variant with the word that names it.
 pub trait Choice: Copy + PartialEq + 'static {

@@ -7,8 +7,7 @@
 
 use crate::engine::{OptionKind, OptionSpec};
 use crate::hub::notation::{write_move, Encoding};
-use crate::hub::session::Variant;
-use crate::hub::Choice;
+use crate::hub::{Choice, Variant};
 use crate::protocol::output::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::search::{Score, SearchInfo, SearchOutcome};
 use crate::types::Move;

@@ -13,7 +13,7 @@ use crate::engine::{Engine, EngineError, GoRequest, StartPosition};
 use crate::hub::command::{self, Command, CommandError, GoMode, Level};
 use crate::hub::notation::{parse_move, parse_pos, Encoding, MoveError, PosError};
 use crate::hub::output::{book_line, done_line, error_line, hub_lines, info_line};
-use crate::hub::Choice;
+use crate::hub::{Choice, Variant};
 use crate::protocol::{Flow, Output};
 use crate::search::{Limits, SearchEvent};
 
@@ -52,34 +52,6 @@ pub enum HubError {
     /// The engine refused (an unknown option or a bad value, a search that cannot start).
     #[error(transparent)]
     Engine(#[from] EngineError),
-}
-
-/// The rules a `variant` value selects.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Variant {
-    /// English/American checkers: men capture forward only, kings move one square. The
-    /// default, since every Hub client for the 8x8 board sends English games.
-    #[default]
-    English,
-    /// Buff and Green: men capture backward too, flying kings (the engine's own default).
-    BuffGreen,
-}
-
-impl Choice for Variant {
-    const ALL: &'static [(Variant, &'static str)] = &[
-        (Variant::English, "english"),
-        (Variant::BuffGreen, "buffgreen"),
-    ];
-}
-
-impl Variant {
-    /// The value of `BackwardCapture` and `LongKings` under this variant.
-    fn switches(self) -> &'static str {
-        match self {
-            Variant::English => "false",
-            Variant::BuffGreen => "true",
-        }
-    }
 }
 
 /// A Hub session: the engine and where its replies go. [`crate::hub::run`] feeds it the lines

@@ -1,0 +1,346 @@
+//! The house's structure, checked from the sources: no import circle among the modules of a
+//! crate, and the engine library depends on neither the match runner nor the web stack.
+//!
+//! A module's imports are the `crate::` and `super::` paths in its code (comments left out),
+//! each resolved to the deepest module file it names. A module may use its ancestors and its
+//! descendants (a parent declares and re-exports its children; a child reads its parent's
+//! contract): those edges are the module tree itself, not imports between rooms, and are not
+//! counted. Every other edge between two files is, and a cycle of them fails the test with
+//! the files and the names that tie them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The module path of a source file below `src`: `lib.rs` is `[]`, `a/mod.rs` and `a.rs` are
+/// `["a"]`, `a/b.rs` is `["a", "b"]`.
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).expect("a file below src");
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().expect("a file name");
+    match last.as_str() {
+        "lib.rs" | "main.rs" | "mod.rs" => {}
+        name => parts.push(name.trim_end_matches(".rs").to_string()),
+    }
+    parts
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file without its comments and string literals (their text is not code).
+fn code_of(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Every path the code names from `crate` or `super`, with one level of `{...}` groups
+/// expanded: `crate::a::{b, c::D}` gives `crate::a::b` and `crate::a::c::D`.
+fn paths_in(code: &str) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let bytes = code.as_bytes();
+    let word_start = |i: usize| {
+        i == 0
+            || !(bytes[i - 1].is_ascii_alphanumeric()
+                || bytes[i - 1] == b'_'
+                || bytes[i - 1] == b':')
+    };
+    for key in ["crate::", "super::"] {
+        let mut from = 0;
+        while let Some(k) = code[from..].find(key) {
+            let at = from + k;
+            from = at + key.len();
+            if !word_start(at) {
+                continue;
+            }
+            let head: String = key.trim_end_matches("::").to_string();
+            let mut path = vec![head];
+            let mut i = at + key.len();
+            loop {
+                let rest = &code[i..];
+                if rest.starts_with('{') {
+                    let end = rest.find('}').map_or(rest.len(), |e| e);
+                    for item in rest[1..end].split(',') {
+                        let item = item.trim();
+                        let mut p = path.clone();
+                        p.extend(
+                            item.split("::")
+                                .map(|s| s.split_whitespace().next().unwrap_or("").to_string())
+                                .filter(|s| !s.is_empty() && s != "self" && s != "*"),
+                        );
+                        found.push(p);
+                    }
+                    break;
+                }
+                let len = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                if len == 0 {
+                    found.push(path.clone());
+                    break;
+                }
+                path.push(rest[..len].to_string());
+                i += len;
+                if code[i..].starts_with("::") {
+                    i += 2;
+                } else {
+                    found.push(path.clone());
+                    break;
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The import graph of the crate whose sources are in `src`: file -> (file -> names).
+fn graph(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let modules: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|f| {
+            let shown = f
+                .strip_prefix(ROOT)
+                .or_else(|_| f.strip_prefix(src.parent().unwrap_or(src)))
+                .unwrap_or(f);
+            (module_of(src, f), shown.display().to_string())
+        })
+        .collect();
+    let mut edges: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for f in &files {
+        let me = module_of(src, f);
+        let name = &modules[&me];
+        let text = std::fs::read_to_string(f).unwrap();
+        // Unit tests may reach anywhere: only the module's own code counts.
+        let code = code_of(text.split("#[cfg(test)]").next().unwrap_or(""));
+        for path in paths_in(&code) {
+            // Absolute module path of the import.
+            let mut abs: Vec<String> = if path[0] == "crate" {
+                Vec::new()
+            } else {
+                // Each `super` is the parent module (of `a/x.rs`: `a`; of `a/mod.rs`: the crate).
+                let mut base = me.clone();
+                for _ in path.iter().take_while(|p| *p == "super") {
+                    base.pop();
+                }
+                base
+            };
+            abs.extend(
+                path.iter()
+                    .filter(|p| *p != "crate" && *p != "super")
+                    .cloned(),
+            );
+            // The deepest module file the path names.
+            let Some(target) = (0..=abs.len())
+                .rev()
+                .map(|n| abs[..n].to_vec())
+                .find(|m| modules.contains_key(m))
+            else {
+                continue;
+            };
+            let related = target.starts_with(&me) || me.starts_with(&target);
+            if related {
+                continue;
+            }
+            // The name taken, or the module itself (`use super::json;`).
+            let what = abs
+                .get(target.len())
+                .or(target.last())
+                .cloned()
+                .unwrap_or_default();
+            edges
+                .entry(name.clone())
+                .or_default()
+                .entry(modules[&target].clone())
+                .or_default()
+                .insert(what);
+        }
+    }
+    edges
+}
+
+/// The strongly connected components of more than one file (Tarjan's algorithm).
+fn circles(edges: &BTreeMap<String, BTreeMap<String, BTreeSet<String>>>) -> Vec<Vec<String>> {
+    struct State<'a> {
+        edges: &'a BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        next: usize,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a str) {
+        s.index.insert(v, s.next);
+        s.low.insert(v, s.next);
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        if let Some(out) = s.edges.get(v) {
+            for w in out.keys() {
+                let w = w.as_str();
+                if !s.index.contains_key(w) {
+                    visit(s, w);
+                    let l = s.low[w].min(s.low[v]);
+                    s.low.insert(v, l);
+                } else if s.on_stack.contains(w) {
+                    let l = s.index[w].min(s.low[v]);
+                    s.low.insert(v, l);
+                }
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut comp = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                comp.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                comp.sort();
+                s.out.push(comp);
+            }
+        }
+    }
+    let mut s = State {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    s.out
+}
+
+fn assert_no_circles(crate_src: &str) {
+    let edges = graph(&Path::new(ROOT).join(crate_src));
+    let found = circles(&edges);
+    let mut report = String::new();
+    for comp in &found {
+        report.push_str("circle:\n");
+        for a in comp {
+            for (b, names) in edges.get(a).into_iter().flatten() {
+                if comp.contains(b) {
+                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                    report.push_str(&format!("  {a} -> {b}: {}\n", names.join(", ")));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "import circles in {crate_src}:\n{report}");
+}
+
+#[test]
+fn the_engine_library_has_no_import_circle() {
+    assert_no_circles("engine/src");
+}
+
+#[test]
+fn the_match_runner_has_no_import_circle() {
+    assert_no_circles("tourney/src");
+}
+
+/// The checker itself finds a circle and ignores the module tree's own edges.
+#[test]
+fn a_circle_between_two_rooms_is_found() {
+    let dir = std::env::temp_dir().join(format!("bg-layout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src/a")).unwrap();
+    let write = |p: &str, t: &str| std::fs::write(dir.join(p), t).unwrap();
+    write("src/lib.rs", "pub mod a;\npub mod b;\n");
+    write("src/a/mod.rs", "pub mod x;\npub use x::X;\npub struct A;\n");
+    write(
+        "src/a/x.rs",
+        "use crate::a::A;\n// crate::b::B in a comment\npub struct X;\n",
+    );
+    write("src/b.rs", "use crate::a::x::X;\npub struct B;\n");
+    let edges = graph(&dir.join("src"));
+    assert_eq!(circles(&edges), Vec::<Vec<String>>::new());
+    write(
+        "src/a/x.rs",
+        "use crate::a::A;\nuse crate::{b::B};\npub struct X;\n",
+    );
+    let edges = graph(&dir.join("src"));
+    let found = circles(&edges);
+    let names: Vec<Vec<&str>> = found
+        .iter()
+        .map(|c| c.iter().map(|f| f.rsplit('/').next().unwrap()).collect())
+        .collect();
+    assert_eq!(names, vec![vec!["x.rs", "b.rs"]]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The engine library knows neither the match runner nor the web stack: both drive engines
+/// as processes.
+#[test]
+fn the_engine_library_depends_on_no_runner_and_no_web_stack() {
+    let manifest = std::fs::read_to_string(Path::new(ROOT).join("engine/Cargo.toml")).unwrap();
+    for banned in [
+        "buffgreen-tourney",
+        "buffgreen-gui",
+        "tungstenite",
+        "tiny_http",
+        "axum",
+        "tokio",
+        "hyper",
+    ] {
+        assert!(
+            !manifest.contains(banned),
+            "engine/Cargo.toml names {banned}"
+        );
+    }
+}
