@@ -106,7 +106,10 @@ fn tables_built_without_a_directory_are_found_through_the_root() {
             "go nodes 50",
         ],
     );
-    assert!(lines.iter().all(|l| !l.starts_with("info string")), "{lines:?}");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:?}"
+    );
     let first = lines
         .iter()
         .position(|l| l.starts_with("bestmove"))

@@ -600,11 +600,7 @@ impl Drop for Engine {
 /// The tables in `path` for `rules` (none for an empty path), every slice's checksum checked
 /// now, while no search runs: a search then never reads more of a file than the entries it
 /// probes, and a corrupt file refuses the directory here, with the other bad inputs.
-fn open_tables(
-    path: &str,
-    rules: &Rules,
-    cache: u64,
-) -> Result<Option<Arc<Tablebase>>, TbError> {
+fn open_tables(path: &str, rules: &Rules, cache: u64) -> Result<Option<Arc<Tablebase>>, TbError> {
     if path.is_empty() {
         return Ok(None);
     }
