@@ -40,6 +40,7 @@ fn handshake() {
         "option name UCI_Elo type spin default 2000 min 800 max 2000",
         "option name TablebasePath type string default <empty>",
         "option name TablebasePieces type spin default 7 min 0 max 7",
+        "option name TablebaseCache type spin default 32 min 0 max 65536",
         "option name OwnBook type check default false",
         "option name BookFile type string default <empty>",
         "option name Ponder type check default false",

@@ -10,11 +10,15 @@ use crate::tables;
 /// The line `tb verify` prints on the tables of up to `pieces` pieces under `rules`, without
 /// the time taken.
 pub fn verify_line(pieces: u32, rules: &Rules) -> String {
-    let dir = tables(pieces, rules);
+    verify_line_of(&tables(pieces, rules))
+}
+
+/// The line `tb verify` prints on `dir`, without the time taken.
+pub fn verify_line_of(dir: &std::path::Path) -> String {
     let out = succeed(
         Command::new(env!("CARGO_BIN_EXE_buffgreen"))
             .args(["tb", "verify", "--threads", "2", "--dir"])
-            .arg(&dir),
+            .arg(dir),
         "tb verify",
     );
     let text = String::from_utf8_lossy(&out.stdout).to_string();

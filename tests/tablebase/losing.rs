@@ -83,6 +83,8 @@ fn losing_tables_are_refused_for_normal_rules_and_back() {
         pieces: 3,
         rules: ENGLISH,
         threads: 1,
+        compress: false,
+        share: None,
     };
     match build(&opts, &mut |_| {}) {
         Err(TbError::OtherRules { wanted, .. }) => assert_eq!(

@@ -6,11 +6,14 @@
 mod agreement;
 use buffgreen_testkit::reference as common;
 mod consistency;
+mod hardening;
+mod home;
 mod labels;
 mod losing;
 use buffgreen_testkit::protocol as protocol_support;
 mod scenarios;
 mod search;
+mod shards;
 mod solver;
 
 use std::path::PathBuf;
@@ -34,6 +37,8 @@ pub fn tables(pieces: u32, rules: &Rules) -> PathBuf {
         pieces,
         rules: *rules,
         threads: 2,
+        compress: false,
+        share: None,
     };
     // One build at a time: tests share directories.
     static BUILDING: Mutex<()> = Mutex::new(());

@@ -11,7 +11,7 @@ use buffgreen::tablebase::{format, Material};
 use crate::tables;
 
 /// Runs the binary; returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
+pub fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_buffgreen"))
         .args(args)
         .output()
@@ -211,6 +211,8 @@ fn build_keeps_good_slices_and_rebuilds_damaged_ones() {
         pieces: 3,
         rules: Rules::BUFF_AND_GREEN,
         threads: 1,
+        compress: false,
+        share: None,
     };
     let report = build(&opts, &mut |_| {}).expect("builds");
     assert_eq!(

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::{answer, AnswerSink, EventSink};
 use crate::board::Game;
-use crate::search::tables::Tables;
+use crate::search::tables::Endgame;
 use crate::search::{Control, Limits, SearchConfig, SearchEvent, Searcher};
 use crate::types::Color;
 
@@ -171,7 +171,7 @@ pub struct SearchWork {
     /// The engine's searcher (none yet: made here, under `config`).
     pub searcher: Option<Searcher>,
     /// The endgame tables the search probes.
-    pub tables: Option<Arc<Tables>>,
+    pub tables: Option<Arc<Endgame>>,
     /// The search configuration.
     pub config: SearchConfig,
     /// The game whose current position is searched.

@@ -32,7 +32,7 @@ use crate::board::notation::{self, NotationError};
 use crate::board::{Game, GameResult, PlayError, Position, Rules};
 use crate::book::{self, Book, BookError};
 use crate::search::choice::{Candidate, Chooser};
-use crate::search::tables::Tables;
+use crate::search::tables::Endgame;
 use crate::search::{Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
 use crate::tablebase::{Tablebase, TbError};
 use crate::tools::bench::{self, BenchReport};
@@ -155,7 +155,7 @@ pub struct Engine {
     tablebase: Option<Arc<Tablebase>>,
     /// The search's view of them under `TablebasePieces`, kept while neither changes (it
     /// remembers which slice failures it has reported).
-    tables: Option<Arc<Tables>>,
+    tables: Option<Arc<Endgame>>,
     game: Game,
     /// The book of `BookFile`, when one is set (checked for the rules when it was set).
     book_file: Option<Arc<Book>>,
@@ -260,11 +260,13 @@ impl Engine {
             Some(Arc::new(Book::open(&settings.book_file, &rules)?))
         };
         // Opened before anything changes: a refused path leaves every setting as it was.
-        let path_changed = settings.tablebase_path != self.settings.tablebase_path;
+        let path_changed = settings.tablebase_path != self.settings.tablebase_path
+            || settings.tablebase_cache != self.settings.tablebase_cache;
+        let cache = u64::from(settings.tablebase_cache) << 20;
         let tablebase = if path_changed {
-            open_tables(&settings.tablebase_path, &rules)?
+            open_tables(&settings.tablebase_path, &rules, cache)?
         } else if rules != *self.game.rules() && !settings.tablebase_path.is_empty() {
-            open_tables(&settings.tablebase_path, &rules).unwrap_or_else(|e| {
+            open_tables(&settings.tablebase_path, &rules, cache).unwrap_or_else(|e| {
                 notices.push(Notice::TablesOff(e));
                 None
             })
@@ -279,7 +281,7 @@ impl Engine {
         if !same || settings.tablebase_pieces != self.settings.tablebase_pieces {
             self.tables = tablebase
                 .clone()
-                .and_then(|tb| Tables::new(tb, settings.tablebase_pieces))
+                .and_then(|tb| Endgame::new(tb, settings.tablebase_pieces))
                 .map(Arc::new);
         }
         self.tablebase = tablebase;
@@ -598,11 +600,11 @@ impl Drop for Engine {
 /// The tables in `path` for `rules` (none for an empty path), every slice's checksum checked
 /// now, while no search runs: a search then never reads more of a file than the entries it
 /// probes, and a corrupt file refuses the directory here, with the other bad inputs.
-fn open_tables(path: &str, rules: &Rules) -> Result<Option<Arc<Tablebase>>, TbError> {
+fn open_tables(path: &str, rules: &Rules, cache: u64) -> Result<Option<Arc<Tablebase>>, TbError> {
     if path.is_empty() {
         return Ok(None);
     }
-    let tb = Tablebase::open(std::path::Path::new(path), rules)?;
+    let tb = Tablebase::open_with_cache(std::path::Path::new(path), rules, cache)?;
     tb.verify()?;
     Ok(Some(Arc::new(tb)))
 }

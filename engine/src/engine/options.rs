@@ -26,6 +26,8 @@ pub struct Settings {
     /// The `TablebasePieces` option: positions of at most this many pieces are probed
     /// (0: none; above what the tables hold: all they hold).
     pub tablebase_pieces: u32,
+    /// The `TablebaseCache` option: MiB of table blocks the probes keep in memory.
+    pub tablebase_cache: u32,
     /// The `OwnBook` option: play book moves (see [`crate::book`]).
     pub own_book: bool,
     /// The `BookFile` option: the book file to play (empty: the built-in book of the rules).
@@ -39,6 +41,7 @@ impl Default for Settings {
             ponder: false,
             tablebase_path: String::new(),
             tablebase_pieces: MAX_PIECES,
+            tablebase_cache: TABLEBASE_CACHE_MIB,
             notation: Notation::Numeric,
             own_book: OWN_BOOK,
             book_file: String::new(),
@@ -149,6 +152,10 @@ pub enum OptionError {
 /// measures stronger.
 pub const OWN_BOOK: bool = false;
 
+/// The default of `TablebaseCache`, in MiB: the tables' default block cache
+/// ([`DEFAULT_CACHE`](crate::tablebase::probe::DEFAULT_CACHE)).
+pub const TABLEBASE_CACHE_MIB: u32 = (crate::tablebase::probe::DEFAULT_CACHE >> 20) as u32;
+
 /// The name of the button that empties the search tree.
 pub const CLEAR_HASH: &str = "Clear Hash";
 
@@ -164,6 +171,7 @@ const ROWS: &[OptionSpec] = &[
     special("", OptionKind::Button, Effect::Knobs),
     text("TablebasePath", "", |s, _, t| s.tablebase_path = t),
     spin("TablebasePieces", MAX_PIECES as i64, MAX_PIECES as i64, |s, _, n| s.tablebase_pieces = int(n)),
+    spin("TablebaseCache", TABLEBASE_CACHE_MIB as i64, 65536, |s, _, n| s.tablebase_cache = int(n)),
     check("OwnBook", OWN_BOOK, |s, _, b| s.own_book = b),
     text("BookFile", "", |s, _, t| s.book_file = t),
     check("Ponder", false, |s, _, b| s.ponder = b),

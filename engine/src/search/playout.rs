@@ -13,7 +13,7 @@ use crate::board::{
     generate_moves, has_captures, next_clock, pick_quiet, MoveList, Position, Rules,
 };
 use crate::eval;
-use crate::search::tables::Tables;
+use crate::search::tables::Endgame;
 use crate::search::value::{self, SCALE};
 use crate::tablebase::Value;
 use crate::types::{Color, Move};
@@ -137,7 +137,7 @@ impl Playout {
         rules: &Rules,
         rng: &mut Xoshiro256PlusPlus,
         cut: u32,
-        tables: Option<&Tables>,
+        tables: Option<&Endgame>,
     ) -> (PlayoutEnd, u32) {
         let start = pos.side_to_move();
         let limit = cut + QUIESCENCE_PLIES;

@@ -11,7 +11,7 @@ use crate::search::driver::{self, Answer, Compaction};
 use crate::search::node::PackedMove;
 use crate::search::params::Behaviour;
 use crate::search::state::SearchState;
-use crate::search::tables::Tables;
+use crate::search::tables::Endgame;
 use crate::search::tree::{Tree, TreeStats};
 use crate::search::{time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
 use crate::tablebase::Value;
@@ -36,7 +36,7 @@ pub struct Searcher {
     /// How long compacting the tree takes, learned from the last compactions.
     compaction: Compaction,
     /// The endgame tables the search probes, if any.
-    tables: Option<Arc<Tables>>,
+    tables: Option<Arc<Endgame>>,
 }
 
 impl Searcher {
@@ -54,7 +54,7 @@ impl Searcher {
     /// Sets the endgame tables the next searches probe (`None`: none). Other tables than
     /// before start a fresh tree: proofs from tables are exact, but the tree should not mix
     /// what it learned with and without them.
-    pub fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
+    pub fn set_tables(&mut self, tables: Option<Arc<Endgame>>) {
         let same = match (&self.tables, &tables) {
             (None, None) => true,
             (Some(a), Some(b)) => a.same_as(b),
@@ -123,7 +123,7 @@ impl Searcher {
         }
         let behaviour = Behaviour::of(&self.config);
         let tables = self.tables.clone().filter(|_| !self.config.plain_uct);
-        // A tabled root plays only moves that keep its result (see `Tables::root`), narrowed
+        // A tabled root plays only moves that keep its result (see `Endgame::root`), narrowed
         // by `searchmoves` when that leaves any: from the first answer on, which may be given
         // while a kept tree is compacted.
         let tabled = tables
@@ -141,7 +141,7 @@ impl Searcher {
         } else {
             keep.as_slice()
         };
-        // A drawn tabled root is searched without draw proofs (see `Tables::without_draws`):
+        // A drawn tabled root is searched without draw proofs (see `Endgame::without_draws`):
         // a kept tree holds them, so it starts afresh.
         let drawn = !keep.is_empty() && tabled.as_ref().is_some_and(|r| r.value == Value::Draw);
         let tables = tables.map(|t| {
@@ -430,10 +430,10 @@ mod tests {
 
     /// Buff and Green tables of up to 3 pieces, built once per process into a directory of
     /// its own (removed once mapped: the maps stay valid).
-    fn three_piece_tables(rules: &Rules) -> Arc<Tables> {
+    fn three_piece_tables(rules: &Rules) -> Arc<Endgame> {
         use crate::tablebase::build::{build, BuildOptions};
         use crate::tablebase::Tablebase;
-        static TABLES: std::sync::OnceLock<Arc<Tables>> = std::sync::OnceLock::new();
+        static TABLES: std::sync::OnceLock<Arc<Endgame>> = std::sync::OnceLock::new();
         assert_eq!(*rules, Rules::default());
         let tables = TABLES.get_or_init(|| {
             let dir =
@@ -443,12 +443,14 @@ mod tests {
                 pieces: 3,
                 rules: *rules,
                 threads: 1,
+                compress: false,
+                share: None,
             };
             build(&opts, &mut |_| {}).expect("3-piece tables build");
             let tb = Tablebase::open(&dir, rules).expect("tables open");
             tb.verify().expect("tables check");
             let _ = std::fs::remove_dir_all(&dir);
-            Arc::new(Tables::new(Arc::new(tb), 3).expect("tables probe"))
+            Arc::new(Endgame::new(Arc::new(tb), 3).expect("tables probe"))
         });
         Arc::clone(tables)
     }

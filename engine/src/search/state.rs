@@ -17,7 +17,7 @@ use crate::search::choice::Chooser;
 use crate::search::padded::CachePadded;
 use crate::search::params::Params;
 use crate::search::report::Reader;
-use crate::search::tables::Tables;
+use crate::search::tables::Endgame;
 use crate::search::tree::Tree;
 use crate::search::uct::{SearchView, Worker};
 use crate::search::{report, solver, time, Limits, Score, SearchConfig, SearchInfo, SearchOutcome};
@@ -38,7 +38,7 @@ pub(super) struct SearchState {
     /// Root children that may be played (by index in the block); empty: all.
     allowed: Vec<bool>,
     /// The endgame tables, when the search uses them.
-    tables: Option<Arc<Tables>>,
+    tables: Option<Arc<Endgame>>,
     /// Table probes made at the root, before the threads started.
     root_tbhits: u64,
     /// One per search thread.
@@ -97,7 +97,7 @@ impl SearchState {
         config: &SearchConfig,
         game: &Game,
         start: Instant,
-        tables: Option<Arc<Tables>>,
+        tables: Option<Arc<Endgame>>,
     ) -> SearchState {
         SearchState {
             params: Params::of(config),
@@ -139,7 +139,7 @@ impl SearchState {
     }
 
     /// The tables the search probes.
-    pub(super) fn tables(&self) -> Option<&Tables> {
+    pub(super) fn tables(&self) -> Option<&Endgame> {
         self.tables.as_deref()
     }
 
@@ -302,7 +302,7 @@ impl SearchState {
         let depth = self.depth();
         let tbhits = self.tbhits();
         let draw_rate = report::draw_rate(&self.pos, &self.rules, self.clock);
-        let drawn = self.tables().is_some_and(Tables::drawn_root);
+        let drawn = self.tables().is_some_and(Endgame::drawn_root);
         reader
             .ranked(0, &self.allowed, self.rank())
             .into_iter()

@@ -21,13 +21,14 @@ pub const TABLED: u16 = 0x2000;
 /// above any evaluation and below nothing but `mate`, as Stockfish reports its tables.
 pub const TB_WIN_CP: i32 = 20_000;
 
-/// Opened tables and how far the search may use them.
+/// The search's view of the endgame tables (the files themselves are a [`Tablebase`]):
+/// opened tables and how far the search may use them.
 #[derive(Clone, Debug)]
-pub struct Tables {
+pub struct Endgame {
     tb: Arc<Tablebase>,
     /// Positions with at most this many pieces are probed.
     pieces: u32,
-    /// Probes give draws too (see [`Tables::without_draws`]).
+    /// Probes give draws too (see [`Endgame::without_draws`]).
     draws: bool,
 }
 
@@ -36,18 +37,18 @@ pub struct Tables {
 pub struct RootTable {
     /// The root's value at its clock.
     pub value: Value,
-    /// The moves that keep it (see [`Tables::root`]).
+    /// The moves that keep it (see [`Endgame::root`]).
     pub moves: Vec<Move>,
     /// Probes made.
     pub probes: u64,
 }
 
-impl Tables {
+impl Endgame {
     /// The search's view of `tb`, probing positions of at most `pieces` pieces (and no more
     /// than the tables hold); `None` when that leaves nothing to probe.
-    pub fn new(tb: Arc<Tablebase>, pieces: u32) -> Option<Tables> {
+    pub fn new(tb: Arc<Tablebase>, pieces: u32) -> Option<Endgame> {
         let pieces = pieces.min(tb.max_pieces());
-        (pieces >= 2).then_some(Tables {
+        (pieces >= 2).then_some(Endgame {
             tb,
             pieces,
             draws: true,
@@ -60,15 +61,15 @@ impl Tables {
     /// way the search rates them by what they leave the opponent (the replies that lose,
     /// proven by the tables, and the evaluation of the rest), and the engine plays the draw
     /// that sets the most problems.
-    pub fn without_draws(&self) -> Tables {
-        Tables {
+    pub fn without_draws(&self) -> Endgame {
+        Endgame {
             draws: false,
             ..self.clone()
         }
     }
 
     /// True when `self` probes the same tables as far as `other` does.
-    pub fn same_as(&self, other: &Tables) -> bool {
+    pub fn same_as(&self, other: &Endgame) -> bool {
         Arc::ptr_eq(&self.tb, &other.tb) && self.pieces == other.pieces && self.draws == other.draws
     }
 
@@ -91,14 +92,14 @@ impl Tables {
     /// The result of `pos` at no-progress clock `clock` for its side to move, when covered
     /// (a missing slice, or one that fails its check, is taken as not covered: the engine
     /// checks every slice when it opens the tables, see [`Tablebase::verify`]).
-    /// Without draws (see [`Tables::without_draws`]) a draw is no answer.
+    /// Without draws (see [`Endgame::without_draws`]) a draw is no answer.
     #[inline]
     pub fn probe(&self, pos: &Position, clock: u32) -> Option<Value> {
         self.exact(pos, clock)
             .filter(|&v| self.draws || v != Value::Draw)
     }
 
-    /// [`Tables::probe`], draws included.
+    /// [`Endgame::probe`], draws included.
     #[inline]
     fn exact(&self, pos: &Position, clock: u32) -> Option<Value> {
         if !self.covers(pos) {
@@ -107,7 +108,7 @@ impl Tables {
         self.tb.probe_at(pos, clock).ok()
     }
 
-    /// True when the root of the search is a tabled draw (see [`Tables::without_draws`]).
+    /// True when the root of the search is a tabled draw (see [`Endgame::without_draws`]).
     pub fn drawn_root(&self) -> bool {
         !self.draws
     }

@@ -9,7 +9,7 @@ use crate::search::params::Params;
 use crate::search::playout::{Playout, PlayoutEnd};
 use crate::search::select::select;
 use crate::search::solver::Proof;
-use crate::search::tables::{self, Tables};
+use crate::search::tables::{self, Endgame};
 use crate::search::tree::Tree;
 use crate::search::value::{self, DRAW, LOSS, SCALE, WIN};
 
@@ -30,7 +30,7 @@ pub struct SearchView<'a> {
     /// Which root children may be searched (by index in the block); empty allows all.
     pub allowed: &'a [bool],
     /// The endgame tables, if any.
-    pub tables: Option<&'a Tables>,
+    pub tables: Option<&'a Endgame>,
 }
 
 /// What one iteration did.
@@ -182,7 +182,7 @@ impl Worker {
                 break Leaf::Proven(DRAW);
             }
             // A covered position is known exactly: proven, never expanded. The root still
-            // chooses its move (see `Tables::root`).
+            // chooses its move (see `Endgame::root`).
             if let Some(value) = tables
                 .filter(|_| index != 0)
                 .and_then(|t| t.probe(&pos, clock))

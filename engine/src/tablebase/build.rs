@@ -30,7 +30,7 @@ use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
 use crate::tablebase::store::Store;
 use crate::tablebase::unmove::for_each_predecessor;
 use crate::tablebase::work::{each_position, parallel, split};
-use crate::tablebase::{format, Material, TbError, Value};
+use crate::tablebase::{format, plan, Material, TbError, Value};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -43,6 +43,22 @@ pub struct BuildOptions {
     pub rules: Rules,
     /// Worker threads.
     pub threads: usize,
+    /// Write compressed files (format version 2) instead of plain ones.
+    pub compress: bool,
+    /// Build only one share of one level (see [`crate::tablebase::plan`]); `None`: all.
+    pub share: Option<Share>,
+}
+
+/// One share of one level of a build that spans processes or machines: the slices of level
+/// `level` whose rank within the level is `shard - 1` modulo `of`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// The level (1-based, as `tb plan` prints it).
+    pub level: u32,
+    /// Which share, 1..=`of`.
+    pub shard: u32,
+    /// How many shares the level is cut into.
+    pub of: u32,
 }
 
 /// What the builder reports while it runs.
@@ -107,13 +123,17 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         return Err(TbError::DrawRuleTooLong(opts.rules.draw_half_moves));
     }
     std::fs::create_dir_all(&opts.dir).map_err(|e| TbError::io(&opts.dir, &e))?;
+    format::sweep_temporaries(&opts.dir)?;
     // Tables of other rules are refused; a damaged file is only rebuilt.
     for (path, header) in format::scan_all(&opts.dir)? {
         if let Ok(header) = header {
             format::check_rules(&path, &header, &opts.rules)?;
         }
     }
-    let slices = Material::slices(opts.pieces);
+    let slices = match opts.share {
+        None => Material::slices(opts.pieces),
+        Some(share) => plan::share(&opts.dir, opts.pieces, &opts.rules, share)?,
+    };
     let mut store = Store::new(&opts.dir, &opts.rules);
     let mut report = BuildReport::default();
     for (n, &material) in slices.iter().enumerate() {
@@ -122,7 +142,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         let path = format::path_of(&opts.dir, material);
         if format::read(&opts.dir, material, &opts.rules).is_ok() {
             report.kept += 1;
-            report.bytes += (format::HEADER_LEN as u64) + halves * size;
+            report.bytes += std::fs::metadata(&path).map_or(0, |m| m.len());
             on_event(Event::Kept { material });
             continue;
         }
@@ -139,7 +159,11 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         report.peak_memory = report.peak_memory.max(memory);
         let data = solve_slice(material, &opts.rules, &store, opts.threads, on_event)?;
         let counts = count(&data, opts.rules.losing);
-        let bytes = format::write(&opts.dir, material, &opts.rules, &data)?;
+        let bytes = if opts.compress {
+            format::write_compressed(&opts.dir, material, &opts.rules, &data)?
+        } else {
+            format::write(&opts.dir, material, &opts.rules, &data)?
+        };
         debug_assert_eq!(format::path_of(&opts.dir, material), path);
         report.built += 1;
         report.bytes += bytes;

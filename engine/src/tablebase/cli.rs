@@ -1,5 +1,6 @@
 //! `buffgreen tb build | probe | verify`: the command line of the tablebase.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -7,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::board::fen;
 use crate::cli::GameRuleFlags;
-use crate::tablebase::build::{build, BuildOptions};
+use crate::tablebase::build::{build, BuildOptions, Share};
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::verify::verify;
@@ -30,6 +31,10 @@ pub enum TbCommand {
     Probe(ProbeArgs),
     /// Check every entry against its successors.
     Verify(VerifyArgs),
+    /// Convert the plain tables of a directory to compressed ones, in place.
+    Compress(CompressArgs),
+    /// Print the build's levels, one line per slice: `LEVEL SLICE`, in dependency order.
+    Plan(PlanArgs),
 }
 
 /// `tb build`.
@@ -38,23 +43,61 @@ pub struct BuildArgs {
     /// Pieces on the board, both sides together.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
     pub pieces: u32,
-    /// Directory for the slice files (created if missing).
+    /// Directory for the slice files (created if missing; default: the rules' folder in the
+    /// data directory, where the engine looks, see docs/tablebase.md).
     #[arg(long)]
-    pub dir: PathBuf,
+    pub dir: Option<PathBuf>,
     #[command(flatten)]
     /// Rules.
     pub rules: GameRuleFlags,
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
+    /// Write compressed tables (blocks, a checksum per block).
+    #[arg(long)]
+    pub compress: bool,
+    /// Build only this level of `tb plan` (the levels below must be built).
+    #[arg(long)]
+    pub level: Option<u32>,
+    /// With --level: build only share K of N of the level (K = 1..N).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, requires = "level")]
+    pub shard: Option<(u32, u32)>,
+}
+
+/// `K/N` of `--shard`.
+fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected K/N with 1 <= K <= N, got {s:?}");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let k: u32 = k.trim().parse().map_err(|_| bad())?;
+    let n: u32 = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// `tb compress`.
+#[derive(Args, Debug)]
+pub struct CompressArgs {
+    /// Directory of the slice files.
+    #[arg(long)]
+    pub dir: PathBuf,
+}
+
+/// `tb plan`.
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    /// Pieces on the board, both sides together.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
+    pub pieces: u32,
 }
 
 /// `tb probe`.
 #[derive(Args, Debug)]
 pub struct ProbeArgs {
-    /// Directory of the slice files.
+    /// Directory of the slice files (default: the data directory's tables).
     #[arg(long)]
-    pub dir: PathBuf,
+    pub dir: Option<PathBuf>,
     /// The position, PDN FEN.
     #[arg(long)]
     pub fen: String,
@@ -90,15 +133,80 @@ pub fn run(args: &TbArgs) -> i32 {
         TbCommand::Build(a) => run_build(a),
         TbCommand::Probe(a) => run_probe(a),
         TbCommand::Verify(a) => run_verify(a),
+        TbCommand::Compress(a) => run_compress(a),
+        TbCommand::Plan(a) => {
+            let mut out = std::io::stdout().lock();
+            for (level, slice) in crate::tablebase::plan::levels(a.pieces) {
+                if writeln!(out, "{level} {slice}").is_err() {
+                    return 2;
+                }
+            }
+            0
+        }
     }
 }
 
+fn run_compress(a: &CompressArgs) -> i32 {
+    let started = Instant::now();
+    match crate::tablebase::convert::compress_dir(&a.dir, &mut |m, before, after| {
+        eprintln!(
+            "{m}: {before} -> {after} bytes ({:.1}%)",
+            100.0 * after as f64 / before.max(1) as f64
+        );
+    }) {
+        Ok(r) => {
+            eprintln!(
+                "compressed {} slices, kept {} compressed ones, {} -> {} bytes, {:.1}s",
+                r.converted,
+                r.kept,
+                r.before,
+                r.after,
+                started.elapsed().as_secs_f64()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// `--dir`, or else the default: the root of the default tables, for `tb build` with the
+/// rules' sub-folder.
+fn dir_or_default(dir: &Option<PathBuf>, rules: Option<&crate::board::Rules>) -> Option<PathBuf> {
+    use crate::tablebase::home;
+    dir.clone().or_else(|| {
+        let root = home::default_root()?;
+        Some(match rules {
+            Some(r) => root.join(home::rules_folder(r)),
+            None => root,
+        })
+    })
+}
+
+/// The error when no `--dir` is given and there is no default.
+const NO_DEFAULT: &str = "error: no data directory on this system: give --dir";
+
 fn run_build(a: &BuildArgs) -> i32 {
+    let rules = a.rules.rules();
+    let Some(dir) = dir_or_default(&a.dir, Some(&rules)) else {
+        eprintln!("{NO_DEFAULT}");
+        return 2;
+    };
+    if a.dir.is_none() {
+        eprintln!("building into {}", dir.display());
+    }
     let opts = BuildOptions {
-        dir: a.dir.clone(),
+        dir,
         pieces: a.pieces,
         rules: a.rules.rules(),
         threads: threads(a.threads),
+        compress: a.compress,
+        share: a.level.map(|level| {
+            let (shard, of) = a.shard.unwrap_or((1, 1));
+            Share { level, shard, of }
+        }),
     };
     let started = Instant::now();
     let mut progress = Progress::new();
@@ -130,8 +238,11 @@ fn run_probe(a: &ProbeArgs) -> i32 {
             return 2;
         }
     };
-    let result =
-        Tablebase::open(&a.dir, &a.rules.rules()).and_then(|tb| tb.probe_at(&pos, a.clock));
+    let Some(dir) = dir_or_default(&a.dir, None) else {
+        eprintln!("{NO_DEFAULT}");
+        return 2;
+    };
+    let result = Tablebase::open(&dir, &a.rules.rules()).and_then(|tb| tb.probe_at(&pos, a.clock));
     match result {
         Ok(v) => {
             println!("{v}");

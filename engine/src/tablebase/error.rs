@@ -25,7 +25,7 @@ pub enum TbError {
     #[error("{0}: not a buffgreen tablebase file")]
     Foreign(PathBuf),
     /// The file has another format version.
-    #[error("{path}: format version {found}, this engine reads version {expected}")]
+    #[error("{path}: format version {found}, this engine reads versions {expected} (plain) and 2 (compressed)")]
     Version {
         /// The file.
         path: PathBuf,
@@ -47,6 +47,19 @@ pub enum TbError {
     /// The checksum does not match the contents.
     #[error("{0}: checksum mismatch (corrupt file)")]
     Corrupt(PathBuf),
+    /// A block of a compressed file does not match its checksum or does not decompress to
+    /// its size.
+    #[error("{path}: block {block} is corrupt (checksum or size mismatch)")]
+    CorruptBlock {
+        /// The file.
+        path: PathBuf,
+        /// The block's number.
+        block: u64,
+    },
+    /// A slice file changed on disk while the tables were open (cut short, or replaced in
+    /// place): its entries are no longer read.
+    #[error("{0}: changed on disk while in use (replace tables by renaming, see README)")]
+    Changed(PathBuf),
     /// The header does not fit the file's name or is inconsistent.
     #[error("{path}: bad header: {what}")]
     BadHeader {
@@ -71,6 +84,36 @@ pub enum TbError {
     /// A table needed to build or check another is missing.
     #[error("missing table {0} (build the smaller slices first)")]
     Missing(String),
+    /// `--level` names no level of the plan.
+    #[error("level {level} does not exist: the plan of {pieces} pieces has levels 1 to {levels}")]
+    NoLevel {
+        /// The level asked for.
+        level: u32,
+        /// Pieces of the build.
+        pieces: u32,
+        /// Levels of the plan.
+        levels: u32,
+    },
+    /// `--shard K/N` with K outside 1..=N.
+    #[error("shard {shard}/{of}: K must be 1 to N")]
+    NoShard {
+        /// K.
+        shard: u32,
+        /// N.
+        of: u32,
+    },
+    /// A level is built before a level below it is complete.
+    #[error("level {level} needs every slice of level {below} first: {slice}: {why}")]
+    LevelMissing {
+        /// The level asked for.
+        level: u32,
+        /// The level below that is not complete.
+        below: u32,
+        /// A slice of it that is not there.
+        slice: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A draw rule longer than an entry can count.
     #[error("DrawHalfMoves {0} is above 127, the longest distance a table entry holds")]
     DrawRuleTooLong(u32),

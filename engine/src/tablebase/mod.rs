@@ -21,11 +21,16 @@
 //! re-checks a directory; [`cli`] is the `buffgreen tb` subcommand.
 
 pub mod build;
+mod cache;
 pub mod cli;
+pub mod compress;
+pub mod convert;
 mod error;
 pub mod format;
+pub mod home;
 pub mod index;
 pub mod material;
+pub mod plan;
 pub mod probe;
 mod progress;
 pub mod solve;

@@ -1,43 +1,193 @@
-//! Probing: the value of a position from a directory of slice files.
+//! Probing: the value of a position from a directory of slice files, plain or compressed.
 //!
-//! Every slice file is memory-mapped when the directory is opened: a probe is an index
-//! computation and one byte read from the map, so the first probe of a slice during a search
-//! touches one page (from the page cache, or one read from disk) instead of reading the whole
-//! file, and the pages are the system's cache, shared and reclaimable, not copies in the
-//! process. A slice's checksum is checked once, over the map, before any entry of it is used:
-//! by [`Tablebase::verify`] (the engine calls it when it opens the tables, outside any
-//! search), or else at the slice's first probe (a one-off `tb probe`). A truncated, corrupt or
-//! foreign file is so refused with an error, never read as a wrong value.
+//! Opening a directory reads every file's header (checked against the format's limits and the
+//! file's name and length) and, for a compressed file, its block table; no entry is read. A
+//! probe reads the block that holds its entry through the [`BlockCache`]: a positioned read
+//! (`pread`) of the block from the open file and, for a compressed file, its checksum and its
+//! decompression. Reading by positioned reads rather than a memory map is what keeps a table
+//! replaced or cut short under a running engine from killing it (a mapped page past a file's
+//! new end raises SIGBUS): a short read is an error, and the search takes the position as not
+//! covered. A slice's checksum is checked once before any entry of a plain file is used: by
+//! [`Tablebase::verify`] (the engine calls it when it opens the tables, outside any search),
+//! or else at the slice's first probe (a one-off `tb probe`); a compressed block is checked
+//! at each read, before it is decompressed.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use memmap2::Mmap;
-
 use crate::board::{fen, has_moves, Position, Rules};
-use crate::tablebase::format::{self, HEADER_LEN};
+use crate::tablebase::cache::BlockCache;
+use crate::tablebase::compress;
+use crate::tablebase::format::{self, Checksum, Header, Layout, BLOCK_ENTRY_LEN, HEADER_LEN};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
 use crate::tablebase::{Material, TbError, Value};
 
-/// One mapped slice file: its bytes, the index of each half and whether its checksum matched.
+/// Entries per cached block of a plain file: one page.
+pub const PLAIN_BLOCK: u32 = 4096;
+
+/// The block cache's budget when none is given (see [`Tablebase::open_with_cache`]).
+pub const DEFAULT_CACHE: u64 = 32 << 20;
+
+/// Positioned reads of a whole range (`pread` on Unix, `seek_read` on Windows).
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            let n = std::os::windows::fs::FileExt::seek_read(
+                file,
+                &mut buf[done..],
+                offset + done as u64,
+            )?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
+            done += n;
+        }
+        Ok(())
+    }
+}
+
+/// One open slice file.
 #[derive(Debug)]
 struct Slice {
     path: PathBuf,
-    material: Material,
-    map: Mmap,
+    file: File,
+    header: Header,
     halves: Vec<(Material, SliceIndex)>,
+    /// Compressed: per block, the end of its bytes after the table, and its checksum.
+    table: Vec<(u64, u64)>,
+    /// Where entries (plain) or compressed blocks start.
+    data_start: u64,
+    /// Entries per block.
+    block: u32,
+    /// Plain files: whether the checksum of the whole file matched.
     checked: OnceLock<Result<(), TbError>>,
 }
 
 impl Slice {
-    /// The slice's entries, once its checksum has been checked.
-    fn entries(&self, rules: &Rules) -> Result<&[u8], TbError> {
+    fn open(path: PathBuf, header: Header) -> Result<Slice, TbError> {
+        let file = File::open(&path).map_err(|e| TbError::io(&path, &e))?;
+        let len = file.metadata().map_err(|e| TbError::io(&path, &e))?.len();
+        let (table, block) = match header.layout {
+            Layout::Plain => (Vec::new(), PLAIN_BLOCK),
+            Layout::Compressed { block, .. } => {
+                let bytes = header
+                    .blocks()
+                    .saturating_mul(BLOCK_ENTRY_LEN as u64)
+                    .min(len.saturating_sub(HEADER_LEN as u64));
+                let mut raw = vec![0u8; bytes as usize];
+                read_at(&file, &mut raw, HEADER_LEN as u64).map_err(|e| TbError::io(&path, &e))?;
+                (format::block_table(&path, &header, &raw)?, block)
+            }
+        };
+        let data_start = (HEADER_LEN + table.len() * BLOCK_ENTRY_LEN) as u64;
+        let expected = format::expected_length(&header, table.last().map(|t| t.0));
+        if Some(len) != expected {
+            return Err(TbError::Length {
+                path,
+                found: len,
+                expected: expected.unwrap_or(u64::MAX),
+            });
+        }
+        let halves = header
+            .material
+            .halves()
+            .into_iter()
+            .map(|m| (m, SliceIndex::new(m)))
+            .collect();
+        Ok(Slice {
+            path,
+            file,
+            header,
+            halves,
+            table,
+            data_start,
+            block,
+            checked: OnceLock::new(),
+        })
+    }
+
+    /// Entries in block `b`.
+    fn block_size(&self, b: u64) -> usize {
+        let total = self.header.positions();
+        (total - b * u64::from(self.block)).min(u64::from(self.block)) as usize
+    }
+
+    /// Reads block `b` into `out` (of its size).
+    fn load(&self, b: u64, out: &mut [u8], raw: &mut Vec<u8>) -> Result<(), TbError> {
+        let changed = |_| TbError::Changed(self.path.clone());
+        match self.header.layout {
+            Layout::Plain => read_at(&self.file, out, self.data_start + b * u64::from(self.block))
+                .map_err(changed),
+            Layout::Compressed { codec, .. } => {
+                let (begin, end, sum) = self.raw_range(b);
+                raw.resize((end - begin) as usize, 0);
+                read_at(&self.file, raw, self.data_start + begin).map_err(changed)?;
+                compress::check_block(&self.path, b, raw, sum)?;
+                compress::decode_to(&self.path, b, codec, raw, out)
+            }
+        }
+    }
+
+    /// Where the compressed bytes of block `b` are (after the table) and their checksum.
+    fn raw_range(&self, b: u64) -> (u64, u64, u64) {
+        let begin = if b == 0 {
+            0
+        } else {
+            self.table[b as usize - 1].0
+        };
+        let (end, sum) = self.table[b as usize];
+        (begin, end, sum)
+    }
+
+    /// Checks the whole file once: a plain file's checksum over every entry, or every block
+    /// of a compressed file against its checksum (and that it decompresses to its size).
+    fn check(&self) -> Result<(), TbError> {
         self.checked
-            .get_or_init(|| format::check(&self.path, &self.map, self.material, rules))
-            .clone()?;
-        Ok(self.map.get(HEADER_LEN..).unwrap_or_default())
+            .get_or_init(|| match self.header.layout {
+                Layout::Plain => {
+                    let mut sum = Checksum::new();
+                    sum.part(&self.header.blank());
+                    let total = self.header.positions();
+                    let mut buf = vec![0u8; 1 << 20];
+                    let mut done = 0u64;
+                    while done < total {
+                        let n = (total - done).min(buf.len() as u64) as usize;
+                        read_at(&self.file, &mut buf[..n], self.data_start + done)
+                            .map_err(|_| TbError::Changed(self.path.clone()))?;
+                        done += n as u64;
+                        if done < total {
+                            sum.words(&buf[..n]);
+                        } else {
+                            sum.end_part(&buf[..n]);
+                        }
+                    }
+                    if total == 0 {
+                        sum.end_part(&[]);
+                    }
+                    if sum.finish() == self.header.checksum {
+                        Ok(())
+                    } else {
+                        Err(TbError::Corrupt(self.path.clone()))
+                    }
+                }
+                Layout::Compressed { .. } => {
+                    let mut raw = Vec::new();
+                    let mut out = vec![0u8; self.block as usize];
+                    (0..self.table.len() as u64).try_for_each(|b| {
+                        let size = self.block_size(b);
+                        self.load(b, &mut out[..size], &mut raw)
+                    })
+                }
+            })
+            .clone()
     }
 }
 
@@ -46,68 +196,52 @@ impl Slice {
 pub struct Tablebase {
     rules: Rules,
     max_pieces: u32,
-    /// The mapped slices by canonical material code (`None`: no file).
+    /// The open slices by canonical material code (`None`: no file).
     slots: Vec<Option<Slice>>,
+    cache: BlockCache,
 }
 
 impl Tablebase {
-    /// Opens `dir` for `rules` (switches and draw rule): reads the file headers and maps the
-    /// files, without reading their entries. Refuses a missing directory, one without
-    /// tables, one holding tables of other rules, and a file of the wrong length or whose
-    /// header does not fit its name. Corrupt contents are found by [`Tablebase::verify`], or
-    /// at a slice's first probe.
+    /// [`Tablebase::open_with_cache`] with the default budget, [`DEFAULT_CACHE`].
     pub fn open(dir: &Path, rules: &Rules) -> Result<Tablebase, TbError> {
+        Tablebase::open_with_cache(dir, rules, DEFAULT_CACHE)
+    }
+
+    /// Opens `dir` (or its sub-folder for `rules`, see [`crate::tablebase::home::resolve`])
+    /// for `rules` (switches and draw rule), plain and compressed files alike,
+    /// with a block cache of about `cache` bytes: reads and checks every file's header (and
+    /// block table), without reading entries. Refuses a missing directory, one without
+    /// tables, a file whose header breaks the format's limits or does not fit its name or
+    /// length, and one holding tables of other rules. Corrupt contents are found by
+    /// [`Tablebase::verify`], or when a block is read.
+    pub fn open_with_cache(dir: &Path, rules: &Rules, cache: u64) -> Result<Tablebase, TbError> {
+        let dir = &crate::tablebase::home::resolve(dir, rules);
         let files = format::scan(dir)?;
         if files.is_empty() {
             return Err(TbError::Empty(dir.to_path_buf()));
         }
         let mut max_pieces = 0;
+        let mut block = PLAIN_BLOCK;
         let mut slots: Vec<Option<Slice>> = (0..MATERIAL_CODES).map(|_| None).collect();
         for (path, header) in files {
             format::check_rules(&path, &header, rules)?;
-            format::check_length(&path, &header)?;
-            let material = header.material.canonical();
-            if path != format::path_of(dir, material) {
-                return Err(TbError::BadHeader {
-                    path,
-                    what: format!("material {}, which is not the file's name", header.material),
-                });
-            }
-            let file = File::open(&path).map_err(|e| TbError::io(&path, &e))?;
-            // SAFETY: the map is only read. The builder never writes a finished file in place
-            // (it writes a temporary file and renames it), so the mapped file does not change
-            // under the engine; a file cut short by another process while mapped is outside
-            // what any mapping reader can defend against.
-            let map = unsafe { Mmap::map(&file) }.map_err(|e| TbError::io(&path, &e))?;
-            format::check_header(&path, &map, material, rules)?;
-            max_pieces = max_pieces.max(material.pieces());
-            let halves = material
-                .halves()
-                .into_iter()
-                .map(|m| (m, SliceIndex::new(m)))
-                .collect();
-            slots[material.code()] = Some(Slice {
-                path,
-                material,
-                map,
-                halves,
-                checked: OnceLock::new(),
-            });
+            let slice = Slice::open(path, header)?;
+            max_pieces = max_pieces.max(header.material.pieces());
+            block = block.max(slice.block);
+            slots[header.material.code()] = Some(slice);
         }
         Ok(Tablebase {
             rules: *rules,
             max_pieces,
             slots,
+            cache: BlockCache::new(cache, block as usize),
         })
     }
 
-    /// Checks the checksum of every slice not checked yet (reading every file once); the
-    /// first corrupt file is an error. After it, no probe reads more than its entry.
+    /// Checks every slice not checked yet (reading every file once: the checksum of a plain
+    /// file, every block of a compressed one); the first corrupt file is an error.
     pub fn verify(&self) -> Result<(), TbError> {
-        self.slots
-            .iter()
-            .flatten()
-            .try_for_each(|s| s.entries(&self.rules).map(|_| ()))
+        self.slots.iter().flatten().try_for_each(Slice::check)
     }
 
     /// The rules the tables are built for.
@@ -118,6 +252,11 @@ impl Tablebase {
     /// The most pieces of any slice in the directory.
     pub fn max_pieces(&self) -> u32 {
         self.max_pieces
+    }
+
+    /// The most bytes of entries the block cache holds.
+    pub fn cache_capacity(&self) -> u64 {
+        self.cache.capacity()
     }
 
     /// True when the tables cover `pos`: both sides have a piece and there are at most
@@ -140,18 +279,30 @@ impl Tablebase {
         }
         let masks = Masks::of(pos);
         let mat = Material::of(&masks);
-        let Some(slice) = self.slots[mat.canonical().code()].as_ref() else {
+        let code = mat.canonical().code();
+        let Some(slice) = self.slots.get(code).and_then(Option::as_ref) else {
             return Err(TbError::NotCovered(fen::write(pos)));
         };
-        let entries = slice.entries(&self.rules)?;
+        if slice.header.layout == Layout::Plain {
+            slice.check()?;
+        }
         let (h, index) = if slice.halves[0].0 == mat {
             (0, &slice.halves[0].1)
         } else {
             (1, &slice.halves[1].1)
         };
-        let i = h as u64 * slice.halves[0].1.size() + index.index(&masks);
-        let code = entries.get(i as usize).copied().unwrap_or(0);
-        Ok(Value::from_code(code, self.rules.losing))
+        let g = h as u64 * slice.halves[0].1.size() + index.index(&masks);
+        let b = g / u64::from(slice.block);
+        let key = (code as u64) << 32 | (b + 1);
+        let size = slice.block_size(b);
+        let offset = (g % u64::from(slice.block)) as usize;
+        let entry = self.cache.entry(key, size, offset, |out| {
+            thread_local! {
+                static RAW: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+            }
+            RAW.with(|raw| slice.load(b, out, &mut raw.borrow_mut()))
+        })?;
+        Ok(Value::from_code(entry, self.rules.losing))
     }
 
     /// The value of a position whose side to move has no move: `loss 0`, or `win 0` in
@@ -163,5 +314,20 @@ impl Tablebase {
     /// The result of `pos` at no-progress clock `clock`.
     pub fn probe_at(&self, pos: &Position, clock: u32) -> Result<Value, TbError> {
         Ok(self.probe(pos)?.at_clock(clock, self.rules.draw_half_moves))
+    }
+
+    /// Bytes of the slice files on disk, and how many are compressed.
+    pub fn files(&self) -> (u64, usize) {
+        let mut bytes = 0;
+        let mut compressed = 0;
+        for s in self.slots.iter().flatten() {
+            bytes += s.data_start
+                + match s.header.layout {
+                    Layout::Plain => s.header.positions(),
+                    Layout::Compressed { .. } => s.table.last().map_or(0, |t| t.0),
+                };
+            compressed += usize::from(s.header.layout != Layout::Plain);
+        }
+        (bytes, compressed)
     }
 }

@@ -1,9 +1,12 @@
-//! Probe latency of a tablebase directory, as the engine uses it: opening (headers read, files
-//! mapped), checking every checksum (`Tablebase::verify`, what `setoption` does), the first
-//! probe of each slice after that ("cold": the engine's first probe of a material during a
-//! search) and probes once every slice was probed ("cached"). Times are CPU time of this
-//! thread, so that a busy machine does not inflate them, except the single cold probes
-//! (below that clock's resolution: wall time); opening and checking also in wall time.
+//! Probe latency of a tablebase directory (plain or compressed), as the engine uses it:
+//! opening (headers read), checking every slice (`Tablebase::verify`, what `setoption` does),
+//! the first probe of each slice after that, then random probes over every slice three ways:
+//! with a block cache larger than the tables, after a pass that filled it ("cached"); with the
+//! smallest cache, so that nearly every probe reads and (compressed) decompresses its block
+//! from the page cache ("cold block"); and, for plain files, by a memory map of each file as
+//! the engine probed before it read blocks ("mmap"). Times are CPU time of this thread, so
+//! that a busy machine does not inflate them, except the single first probes (below that
+//! clock's resolution: wall time); opening and checking also in wall time.
 //!
 //! `cargo run --release -p buffgreen-lab --bin tb_probe -- DIR [--english] [probes]`
 
@@ -97,6 +100,42 @@ fn main() {
         }
     }
     let warm = thread_cpu_time() - t;
+    let per = |d: std::time::Duration| d.as_secs_f64() * 1e9 / all.len() as f64;
+    // Cached blocks: a working set of 2,000 positions, probed 50 times over, under a cache of
+    // 16 times their blocks (so that few share a slot), after a pass that filled it.
+    let (bytes, compressed) = tb.files();
+    let set = &all[..all.len().min(2000)];
+    let big =
+        Tablebase::open_with_cache(&dir, &rules, 16 * 4096 * set.len() as u64).expect("opens");
+    let mut sum = 0u64;
+    for p in set {
+        sum += u64::from(big.probe(p).is_ok());
+    }
+    let t = thread_cpu_time();
+    for _ in 0..50 {
+        for p in set {
+            sum += u64::from(big.probe(p).is_ok());
+        }
+    }
+    let cached = (thread_cpu_time() - t) / 50 * all.len() as u32 / set.len() as u32;
+    // Nearly no block cached: the smallest cache, random probes over every slice.
+    let small = Tablebase::open_with_cache(&dir, &rules, 0).expect("opens");
+    let t = thread_cpu_time();
+    for p in &all {
+        sum += u64::from(small.probe(p).is_ok());
+    }
+    let cold_block = thread_cpu_time() - t;
+    println!(
+        "{} probes over {} files ({compressed} compressed, {bytes} bytes): cached {:.0} ns, cold block {:.0} ns per probe ({sum} answers)",
+        all.len(),
+        slices.len(),
+        per(cached),
+        per(cold_block)
+    );
+    if compressed == 0 {
+        mapped(&dir, &rules, &all, "every slice");
+        mapped(&dir, &rules, set, "the cached working set");
+    }
     println!(
         "open (headers, maps): {:.1} ms wall, {:.1} ms CPU; checksums of every slice: {:.0} ms wall, {:.0} ms CPU",
         open_wall.as_secs_f64() * 1e3,
@@ -111,8 +150,53 @@ fn main() {
         cold.last().copied().unwrap_or_default().as_secs_f64() * 1e9
     );
     println!(
-        "{} probes, slices touched before (cached): {:.0} ns per probe ({wins} wins, {failures} errors)",
+        "{} probes at random over every slice, default cache: {:.0} ns per probe ({wins} wins, {failures} errors)",
         all.len(),
         warm.as_secs_f64() * 1e9 / all.len() as f64
+    );
+}
+
+/// The probe of a memory map, as the engine read plain tables before it read blocks: the
+/// move check, the index and one byte of the mapped file.
+fn mapped(dir: &std::path::Path, rules: &Rules, all: &[Position], what: &str) {
+    use buffgreen::tablebase::format;
+    use buffgreen::tablebase::material::Masks;
+    let mut maps = std::collections::HashMap::new();
+    for (path, h) in format::scan(dir).expect("scans") {
+        let file = std::fs::File::open(&path).expect("opens");
+        // SAFETY: a measurement on files nothing writes while it runs.
+        let map = unsafe { memmap2::Mmap::map(&file) }.expect("maps");
+        let halves: Vec<(Material, SliceIndex)> = h
+            .material
+            .halves()
+            .into_iter()
+            .map(|m| (m, SliceIndex::new(m)))
+            .collect();
+        maps.insert(h.material, (map, halves));
+    }
+    let probe = |p: &Position| -> Option<u8> {
+        if !buffgreen::board::has_moves(p, rules) {
+            return Some(128);
+        }
+        let masks = Masks::of(p);
+        let mat = Material::of(&masks);
+        let (map, halves) = maps.get(&mat.canonical())?;
+        let h = usize::from(halves[0].0 != mat);
+        let g = h as u64 * halves[0].1.size() + halves[h].1.index(&masks);
+        map.get(format::HEADER_LEN + g as usize).copied()
+    };
+    let mut sum = 0u64;
+    for p in all {
+        sum += u64::from(probe(p).unwrap_or(0));
+    }
+    let t = thread_cpu_time();
+    for p in all {
+        sum += u64::from(probe(p).unwrap_or(0));
+    }
+    let took = thread_cpu_time() - t;
+    println!(
+        "{} probes of {what} by a memory map, pages resident: {:.0} ns per probe ({sum})",
+        all.len(),
+        took.as_secs_f64() * 1e9 / all.len() as f64
     );
 }

@@ -41,7 +41,7 @@ use std::sync::Arc;
 
 use buffgreen::board::{Game, GameResult, Rules};
 use buffgreen::openings;
-use buffgreen::search::tables::Tables;
+use buffgreen::search::tables::Endgame;
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
 use buffgreen::tablebase::Tablebase;
 use buffgreen::types::Color;
@@ -87,7 +87,7 @@ fn main() {
     let tables = keyword("tables=").map(|dir| {
         match Tablebase::open(Path::new(&dir), &rules)
             .ok()
-            .and_then(|tb| Tables::new(Arc::new(tb), u32::MAX))
+            .and_then(|tb| Endgame::new(Arc::new(tb), u32::MAX))
         {
             Some(t) => t,
             None => {
@@ -232,7 +232,7 @@ fn main() {
 /// The covered position `game` stands on and up to `plies` more, each a random move among
 /// those that keep the tables' result, each labelled by the tables' result of itself.
 fn tabled_line(
-    t: &Tables,
+    t: &Endgame,
     game: &mut Game,
     rng: &mut Xoshiro256PlusPlus,
     plies: usize,

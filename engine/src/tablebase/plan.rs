@@ -1,0 +1,97 @@
+//! The build cut into levels for many processes or machines: a slice's level is one more
+//! than the highest level of the slices its captures and crownings lead to (1 when they lead
+//! to none), so the slices of one level depend only on lower levels and can be built at once
+//! by independent workers on a shared directory, each taking a share of the level.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::board::Rules;
+use crate::tablebase::build::{zeroing_targets, Share};
+use crate::tablebase::{format, Material, TbError};
+
+/// Every slice of up to `pieces` pieces with its level, levels in ascending order (and within
+/// a level, the build's order): the lines of `tb plan`.
+pub fn levels(pieces: u32) -> Vec<(u32, Material)> {
+    let mut level: HashMap<Material, u32> = HashMap::new();
+    let mut out = Vec::new();
+    for m in Material::slices(pieces) {
+        let l = 1 + zeroing_targets(m)
+            .iter()
+            .map(|t| level.get(t).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        level.insert(m, l);
+        out.push((l, m));
+    }
+    out.sort_by_key(|&(l, _)| l);
+    out
+}
+
+/// The slices of `share` (of the plan of `pieces` pieces), after checking that every slice
+/// of every lower level is in `dir` with a readable header for `rules`.
+pub fn share(
+    dir: &Path,
+    pieces: u32,
+    rules: &Rules,
+    share: Share,
+) -> Result<Vec<Material>, TbError> {
+    let plan = levels(pieces);
+    let top = plan.last().map_or(0, |p| p.0);
+    if share.level == 0 || share.level > top {
+        return Err(TbError::NoLevel {
+            level: share.level,
+            pieces,
+            levels: top,
+        });
+    }
+    if share.shard == 0 || share.shard > share.of {
+        return Err(TbError::NoShard {
+            shard: share.shard,
+            of: share.of,
+        });
+    }
+    for &(l, m) in plan.iter().filter(|p| p.0 < share.level) {
+        let path = format::path_of(dir, m);
+        let found = format::read_header(&path)
+            .and_then(|h| format::check_fits(&path, &h, m, rules).map(|()| h));
+        if let Err(e) = found {
+            let why = match e {
+                TbError::Io { .. } if !path.exists() => "missing".to_string(),
+                e => e.to_string(),
+            };
+            return Err(TbError::LevelMissing {
+                level: share.level,
+                below: l,
+                slice: m.to_string(),
+                why,
+            });
+        }
+    }
+    Ok(plan
+        .iter()
+        .filter(|p| p.0 == share.level)
+        .map(|p| p.1)
+        .enumerate()
+        .filter(|(i, _)| *i as u32 % share.of == share.shard - 1)
+        .map(|(_, m)| m)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_slice_comes_after_what_it_reads() {
+        let plan = levels(5);
+        let level: HashMap<Material, u32> = plan.iter().map(|&(l, m)| (m, l)).collect();
+        assert_eq!(plan.len(), Material::slices(5).len());
+        for &(l, m) in &plan {
+            for t in zeroing_targets(m) {
+                assert!(level[&t] < l, "{m} at {l} reads {t} at {}", level[&t]);
+            }
+        }
+        assert_eq!(plan[0], (1, Material::slices(2)[0]));
+    }
+}

@@ -1,0 +1,244 @@
+//! Hostile table directories (issue 40 item 3): a forged header beside good tables is one
+//! error for every reader (`TablebasePath`, `tb probe`, `tb verify`, `match --tb`, the Hub's
+//! `set-param`), never a panic; a slice cut short under a running engine does not kill it;
+//! a failed write leaves no temporary file and a build sweeps the stale ones.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use buffgreen::board::Rules;
+use buffgreen::tablebase::build::{build, BuildOptions};
+use buffgreen::tablebase::{format, Material, Tablebase};
+
+use crate::protocol_support::Engine as Process;
+use crate::scenarios::{copy_of, run};
+use crate::tables;
+
+fn text(dir: &Path) -> &str {
+    dir.to_str().expect("utf-8 path")
+}
+
+/// Good 3-piece Buff and Green tables with a 64-byte header beside them naming nine men a
+/// side and no entries (so that its length fits its header); returns the directory and the
+/// forged file.
+fn forged() -> (PathBuf, PathBuf) {
+    let dir = copy_of(&tables(3, &Rules::BUFF_AND_GREEN), "tb-forged");
+    let good = std::fs::read(dir.join("b0m1k-w0m1k.bgtb")).expect("readable");
+    let mut header = good[..format::HEADER_LEN].to_vec();
+    header[20..24].copy_from_slice(&[9, 0, 9, 0]);
+    header[28..36].copy_from_slice(&0u64.to_le_bytes());
+    let forged = dir.join("b9m0k-w9m0k.bgtb");
+    std::fs::write(&forged, header).expect("writable");
+    (dir, forged)
+}
+
+#[test]
+fn a_forged_header_is_one_error_for_every_reader() {
+    let (dir, file) = forged();
+    let why = format!(
+        "{}: bad header: material b9m0k-w9m0k has 18 pieces, tables hold 2 to 7",
+        file.display()
+    );
+    let err = Tablebase::open(&dir, &Rules::BUFF_AND_GREEN).expect_err("refused");
+    assert_eq!(err.to_string(), why);
+    let (code, out, err) = run(&["tb", "probe", "--dir", text(&dir), "--fen", "B:WK4:BK10"]);
+    assert_eq!(
+        (code, out, err),
+        (2, String::new(), format!("error: {why}\n"))
+    );
+    let (code, out, err) = run(&["tb", "verify", "--dir", text(&dir)]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err.lines().last(), Some(format!("error: {why}").as_str()));
+    let (code, _, err) = run(&[
+        "match",
+        "--engine",
+        "cmd=true name=A",
+        "--engine",
+        "cmd=true name=B",
+        "--nodes",
+        "1",
+        "--games",
+        "2",
+        "--quiet",
+        "--tb",
+        text(&dir),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&why), "{err}");
+
+    let mut e = Process::start();
+    assert_eq!(
+        e.ask(&format!(
+            "setoption name TablebasePath value {}",
+            text(&dir)
+        )),
+        [format!("info string error: TablebasePath: {why}")]
+    );
+    let (_, status) = e.quit();
+    assert!(status.success());
+
+    let mut hub = Process::start_with(&["hub"]);
+    hub.send("hub");
+    hub.recv_until(|l| l == "wait");
+    hub.send(&format!(
+        "set-param name=TablebasePath value=\"{}\"",
+        text(&dir)
+    ));
+    hub.send("ping");
+    let mut lines = hub.recv_until(|l| l == "pong");
+    lines.pop();
+    assert_eq!(lines, [format!("error message=\"TablebasePath: {why}\"")]);
+}
+
+#[test]
+fn every_header_field_is_checked_against_the_formats_limits() {
+    let dir = copy_of(&tables(2, &Rules::BUFF_AND_GREEN), "tb-fields");
+    let path = dir.join("b0m1k-w0m1k.bgtb");
+    let good = std::fs::read(&path).expect("readable");
+    let cases: [(usize, &[u8], String); 7] = [
+        (
+            8,
+            &[3, 0, 0, 0],
+            "format version 3, this engine reads versions 1 (plain) and 2 (compressed)".into(),
+        ),
+        (
+            12,
+            &[8, 0, 0, 0],
+            "bad header: unknown rule switches 0x8".into(),
+        ),
+        (
+            16,
+            &[200, 0, 0, 0],
+            "bad header: DrawHalfMoves 200 is above 127, the longest distance an entry holds"
+                .into(),
+        ),
+        (
+            20,
+            &[1, 1, 0, 0],
+            "bad header: material b1m1k-w0m0k leaves a side without pieces".into(),
+        ),
+        (
+            20,
+            &[0, 2, 0, 1],
+            "bad header: material b0m2k-w0m1k is not canonical (the file is named by b0m1k-w0m2k)"
+                .into(),
+        ),
+        (
+            24,
+            &[2, 0, 0, 0],
+            "bad header: material b0m1k-w0m1k with 2 halves of 992 entries, expected 1 of 992"
+                .into(),
+        ),
+        (60, &[1], "bad header: padding is not zero".into()),
+    ];
+    for (at, bytes, why) in cases {
+        let mut forged = good.clone();
+        forged[at..at + bytes.len()].copy_from_slice(bytes);
+        std::fs::write(&path, &forged).expect("writable");
+        let err = Tablebase::open(&dir, &Rules::BUFF_AND_GREEN).expect_err("refused");
+        assert_eq!(err.to_string(), format!("{}: {why}", path.display()));
+    }
+}
+
+/// The engine with tables whose files are cut to nothing in place while it runs (what `cp`
+/// of an empty file over them does): its searches go on without those tables.
+#[test]
+fn tables_cut_short_under_a_running_engine_do_not_kill_it() {
+    let rules = Rules::BUFF_AND_GREEN;
+    let dir = copy_of(&tables(3, &rules), "tb-cut");
+    let mut e = Process::start();
+    assert_eq!(
+        e.ask(&format!(
+            "setoption name TablebasePath value {}",
+            text(&dir)
+        )),
+        Vec::<String>::new()
+    );
+    e.send("position fen W:WK4:BK7,K16");
+    e.send("go nodes 200");
+    let lines = e.until_bestmove();
+    assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
+    for entry in std::fs::read_dir(&dir).expect("readable") {
+        let p = entry.expect("entry").path();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .and_then(|f| f.set_len(0))
+            .expect("cut");
+    }
+    for fen in [
+        "W:WK4:BK7,K16",
+        "B:WK1,K2:BK32",
+        "W:W20,K30:B13",
+        "B:WK5:B24,28",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go nodes 2000");
+        let lines = e.until_bestmove();
+        crate::protocol_support::assert_legal_bestmove(
+            lines.last().expect("bestmove"),
+            fen,
+            &rules,
+        );
+    }
+    assert_eq!(e.ask("isready"), Vec::<String>::new());
+    let (_, status) = e.quit();
+    assert!(status.success(), "{status:?}");
+    // A probe of a file cut short says so.
+    let (code, _, err) = run(&["tb", "probe", "--dir", text(&dir), "--fen", "B:WK4:BK10"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// The temporaries of `dir`.
+fn temporaries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("readable")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_failed_write_leaves_no_temporary_and_a_build_sweeps_stale_ones() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb-temporaries");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let opts = BuildOptions {
+        dir: dir.clone(),
+        pieces: 2,
+        rules: Rules::ENGLISH,
+        threads: 1,
+        compress: false,
+        share: None,
+    };
+    // The first slice's name is taken by a directory: its rename fails after the write.
+    let first = Material::slices(2)[0];
+    let blocker = format::path_of(&dir, first);
+    std::fs::create_dir_all(blocker.join("inside")).expect("mkdir");
+    let err = build(&opts, &mut |_| {}).expect_err("the rename fails");
+    assert!(err.to_string().contains(".tmp: "), "{err}");
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+    std::fs::remove_dir_all(&blocker).expect("rmdir");
+
+    // A dead process's temporary is swept; a running one's is kept.
+    let mut dead = Command::new("true").spawn().expect("spawn");
+    dead.wait().expect("wait");
+    let mut alive = Command::new("sleep").arg("60").spawn().expect("spawn");
+    let stale = format::temporary_path(&dir, first, dead.id(), 0);
+    let busy = format::temporary_path(&dir, first, alive.id(), 0);
+    std::fs::write(&stale, b"half a table").expect("writable");
+    std::fs::write(&busy, b"half a table").expect("writable");
+    build(&opts, &mut |_| {}).expect("builds");
+    let _ = alive.kill();
+    let _ = alive.wait();
+    assert_eq!(
+        temporaries(&dir),
+        [busy
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string()]
+    );
+}

@@ -1,0 +1,119 @@
+//! The default tables (issue 39 item 3): `tb build` without `--dir` writes into the rules'
+//! folder under the data directory (here a test root named by `BUFFGREEN_TABLES`), and the
+//! engine given that root reads the tables of the rules it plays; `TablebasePath` `<empty>`
+//! turns them off.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use buffgreen::tablebase::home::TABLES_ENV;
+use buffgreen_testkit::process::succeed;
+
+const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
+
+/// Runs the engine with `root` as the default tables, sends `commands` one at a time and
+/// returns every line it printed; a `go` waits for its `bestmove`, the rest for `readyok`.
+fn session(root: &std::path::Path, commands: &[&str]) -> Vec<String> {
+    let mut child = Command::new(BIN)
+        .env(TABLES_ENV, root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut lines = Vec::new();
+    for c in commands {
+        let done = if c.starts_with("go") {
+            "bestmove"
+        } else {
+            "readyok"
+        };
+        writeln!(input, "{c}").expect("writes");
+        if !c.starts_with("go") {
+            writeln!(input, "isready").expect("writes");
+        }
+        for line in output.by_ref() {
+            let line = line.expect("reads");
+            let end = line.starts_with(done);
+            if line != "readyok" {
+                lines.push(line);
+            }
+            if end {
+                break;
+            }
+        }
+    }
+    writeln!(input, "quit").expect("writes");
+    assert!(child.wait().expect("exits").success());
+    lines
+}
+
+fn tbhits(lines: &[String]) -> bool {
+    lines.iter().any(|l| l.contains(" tbhits "))
+}
+
+#[test]
+fn tables_built_without_a_directory_are_found_through_the_root() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb-home");
+    let _ = std::fs::remove_dir_all(&root);
+    let out = succeed(
+        Command::new(BIN).env(TABLES_ENV, &root).args([
+            "tb",
+            "build",
+            "--pieces",
+            "3",
+            "--english",
+            "--threads",
+            "1",
+        ]),
+        "tb build",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    let folder = root.join("english-d80");
+    assert!(
+        err.starts_with(&format!("building into {}\n", folder.display())),
+        "{err}"
+    );
+    assert!(folder.join("b0m1k-w0m2k.bgtb").is_file());
+    // `tb probe` finds them too.
+    let out = succeed(
+        Command::new(BIN).env(TABLES_ENV, &root).args([
+            "tb",
+            "probe",
+            "--english",
+            "--fen",
+            "W:WK4:BK7,K16",
+        ]),
+        "tb probe",
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "loss 6\n");
+
+    let kk = "position fen W:WK4:BK7,K16";
+    let path = format!("setoption name TablebasePath value {}", root.display());
+    let lines = session(
+        &root,
+        &[
+            "setoption name BackwardCapture value false",
+            "setoption name LongKings value false",
+            &path,
+            kk,
+            "go nodes 50",
+            "setoption name TablebasePath value <empty>",
+            kk,
+            "go nodes 50",
+        ],
+    );
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .expect("a first bestmove");
+    assert!(tbhits(&lines[..first]), "{lines:?}");
+    assert!(!tbhits(&lines[first..]), "{lines:?}");
+}
