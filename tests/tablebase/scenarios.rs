@@ -105,9 +105,11 @@ fn bad_input_gets_one_clear_error() {
         error(&bg, "B:W29,30:B25,x", &[]),
         "error: bad FEN: bad FEN at column 13: expected a square number, found 'x'"
     );
+    // Not in the tables: a negative answer (exit 1), as `book probe` says of the book.
+    let (code, out, err) = probe(&bg, "B:W29,30:B25,26", &[]);
     assert_eq!(
-        error(&bg, "B:W29,30:B25,26", &[]),
-        "error: position not covered by the tables: B:W29,30:B25,26"
+        (code, out.as_str(), err.as_str()),
+        (1, "", "not in the tables: B:W29,30:B25,26\n")
     );
     let missing = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no-such-tables");
     assert_eq!(

@@ -12,7 +12,7 @@ use crate::tablebase::build::{build, BuildOptions, Share};
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::verify::verify;
-use crate::tablebase::Tablebase;
+use crate::tablebase::{Tablebase, TbError};
 
 /// `buffgreen tb ...`.
 #[derive(Args, Debug)]
@@ -127,7 +127,8 @@ fn threads(t: Option<u32>) -> usize {
     )
 }
 
-/// Runs a `tb` subcommand; returns the exit code (0 ok, 1 inconsistent tables, 2 error).
+/// Runs a `tb` subcommand; returns the exit code (0 ok, 1 a negative answer: inconsistent
+/// tables, a position the tables do not hold; 2 error).
 pub fn run(args: &TbArgs) -> i32 {
     match &args.command {
         TbCommand::Build(a) => run_build(a),
@@ -247,6 +248,12 @@ fn run_probe(a: &ProbeArgs) -> i32 {
         Ok(v) => {
             println!("{v}");
             0
+        }
+        // A position the tables do not hold is a negative answer, as a position not in the
+        // book is for `book probe`: exit 1, not an error.
+        Err(TbError::NotCovered(fen)) => {
+            eprintln!("not in the tables: {fen}");
+            1
         }
         Err(e) => {
             eprintln!("error: {e}");
