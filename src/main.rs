@@ -243,7 +243,15 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
 }
 
 /// The engine command of `--engine` (the runner's spec form), or this program itself.
-fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, String> {
+/// The engine of `gui` and `play`; a bad `--engine` is reported here and gives the exit code.
+fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, ExitCode> {
+    engine_of(arg).map_err(|e| {
+        eprintln!("error: --engine: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn engine_of(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, String> {
     match &arg.engine {
         Some(text) => {
             let spec =
@@ -271,10 +279,7 @@ fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, Strin
 fn run_gui(a: &GuiArgs) -> ExitCode {
     let engine = match engine_command(&a.engine) {
         Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: --engine: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     if let Some(host) = &a.host {
         eprintln!("warning: --host {host}: the page and its engine are open to anyone who can reach this address");
@@ -300,10 +305,7 @@ fn run_gui(a: &GuiArgs) -> ExitCode {
 fn run_play(a: &PlayArgs) -> ExitCode {
     let engine = match engine_command(&a.engine) {
         Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: --engine: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let r = a.rules.rules();
     let level = match (a.nodes, a.movetime, a.elo) {

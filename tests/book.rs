@@ -2,10 +2,12 @@
 //! `info string book` line, and when a `go` plays from the book and when it searches.
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use buffgreen::board::{notation, Position, Rules};
 use buffgreen::book::format::{encode, Entry};
 use buffgreen::book::{child_key, key, BookRules};
+use buffgreen_testkit::process::outcome;
 use buffgreen_testkit::protocol::Engine;
 
 /// A scratch directory of this test.
@@ -57,6 +59,19 @@ fn booked(mv: &str, cp: i32, choices: usize) -> Vec<String> {
 }
 
 /// The lines of `go` up to `bestmove`.
+/// Each `(path, error)`: `BookFile` set to the path gets the error, and the book in use
+/// before (the test's own, whose move is 11-15) is still played.
+fn refused_keep_the_book<const N: usize>(e: &mut Engine, cases: [(String, String); N]) {
+    for (path, want) in cases {
+        assert_eq!(
+            e.ask(&format!("setoption name BookFile value {path}")),
+            vec![want]
+        );
+        e.send("position startpos");
+        assert_eq!(go(e, "go nodes 1000"), booked("11-15", 12, 2), "{path}");
+    }
+}
+
 fn go(e: &mut Engine, line: &str) -> Vec<String> {
     e.send(line);
     e.until_bestmove()
@@ -179,18 +194,7 @@ fn a_bad_book_file_is_refused_and_the_previous_book_kept() {
             format!("info string error: BookFile: {corrupt}: checksum mismatch (corrupt file)"),
         ),
     ];
-    for (path, want) in cases {
-        assert_eq!(
-            e.ask(&format!("setoption name BookFile value {path}")),
-            vec![want]
-        );
-        e.send("position startpos");
-        assert_eq!(
-            go(&mut e, "go nodes 1000"),
-            booked("11-15", 12, 2),
-            "{path}"
-        );
-    }
+    refused_keep_the_book(&mut e, cases);
 }
 
 #[test]
@@ -275,31 +279,15 @@ fn a_book_file_that_is_not_a_regular_file_or_not_a_book_is_refused_at_once() {
             format!("info string error: BookFile: {foreign}: not a buffgreen book file"),
         ),
     ];
-    for (path, want) in cases {
-        assert_eq!(
-            e.ask(&format!("setoption name BookFile value {path}")),
-            vec![want]
-        );
-        e.send("position startpos");
-        assert_eq!(
-            go(&mut e, "go nodes 1000"),
-            booked("11-15", 12, 2),
-            "{path}"
-        );
-    }
+    refused_keep_the_book(&mut e, cases);
 }
 
 /// `buffgreen book` with `args`: exit code, stdout, stderr.
 fn book_cli(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_buffgreen"))
-        .arg("book")
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    outcome(
+        Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+            .arg("book")
+            .args(args),
     )
 }
 

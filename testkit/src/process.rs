@@ -1,6 +1,7 @@
 //! Running a command that must succeed.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 /// Runs `cmd` to its end and returns its output; fails the test, showing its stderr, when it
 /// cannot start or exits with anything but 0. `what` names it in the message.
@@ -40,4 +41,31 @@ pub fn script_ok(cmd: &mut Command, what: &str) -> String {
         String::from_utf8_lossy(&run.stderr)
     );
     out
+}
+
+/// Runs `cmd` with `input` on its standard input (then closed) and returns its output (stdout
+/// captured, stderr inherited).
+pub fn piped(cmd: &mut Command, input: &str) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start: {e}"));
+    child
+        .stdin
+        .take()
+        .expect("a piped stdin")
+        .write_all(input.as_bytes())
+        .expect("the input written");
+    child.wait_with_output().expect("the output")
+}
+
+/// Runs `cmd` to its end: its exit code (-1 when killed by a signal), stdout and stderr.
+pub fn outcome(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot start: {e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

@@ -4,6 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use buffgreen_testkit::process::piped;
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -152,6 +153,19 @@ impl Browser {
         );
     }
 
+    /// Whether the element `selector` finds has the class `class`.
+    pub async fn has_class(&self, selector: &str, class: &str) -> bool {
+        let expr = format!("document.querySelector('{selector}').classList.contains('{class}')");
+        self.js(&expr).await == json!(true)
+    }
+
+    /// The numbers of the squares marked legal, in board order, space-separated.
+    pub async fn legal_squares(&self) -> String {
+        let expr =
+            "[...document.querySelectorAll('[data-legal]')].map(e => e.dataset.num).join(' ')";
+        self.js(expr).await.as_str().unwrap_or_default().to_string()
+    }
+
     pub async fn state(&self, key: &str) -> Value {
         self.js(&format!("window.buffgreen.state.{key}")).await
     }
@@ -289,12 +303,6 @@ impl Browser {
 
 /// What the engine itself says of a game: its `d` lines `Fen:` and `Result:`.
 pub fn engine_d(rules: &[&str], start: &str, moves: &[String]) -> (String, String) {
-    use std::io::Write;
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let mut input = String::new();
     for r in rules {
         input.push_str(&format!("setoption name {r}\n"));
@@ -304,13 +312,7 @@ pub fn engine_d(rules: &[&str], start: &str, moves: &[String]) -> (String, Strin
         input.push_str(&format!(" moves {}", moves.join(" ")));
     }
     input.push_str("\nd\nquit\n");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let out = String::from_utf8(piped(&mut Command::new(BIN), &input).stdout).unwrap();
     let field = |f: &str| {
         out.lines()
             .find_map(|l| l.strip_prefix(f))
@@ -407,28 +409,9 @@ async fn multi_captures_square_by_square_under_both_rules() {
     b.click_sq(18).await;
     b.click_sq(9).await;
     // Pending: the first landing square marked, the jumped man faded, the next landing legal.
-    let js = |q: &str| format!("document.querySelector('{q}')");
-    assert_eq!(
-        b.js(&format!(
-            "{}.classList.contains('pending')",
-            js("[data-num=\"9\"]")
-        ))
-        .await,
-        json!(true)
-    );
-    assert_eq!(
-        b.js(&format!(
-            "{}.classList.contains('captured')",
-            js("[data-num=\"14\"] .piece")
-        ))
-        .await,
-        json!(true)
-    );
-    assert_eq!(
-        b.js("[...document.querySelectorAll('[data-legal]')].map(e => e.dataset.num).join(' ')")
-            .await,
-        json!("2")
-    );
+    assert!(b.has_class("[data-num=\"9\"]", "pending").await);
+    assert!(b.has_class("[data-num=\"14\"] .piece", "captured").await);
+    assert_eq!(b.legal_squares().await, "2");
     assert_eq!(b.state("ply").await, json!(0));
     b.click_sq(2).await;
     b.at_ply(1).await;
@@ -442,11 +425,7 @@ async fn multi_captures_square_by_square_under_both_rules() {
     assert_eq!(b.state("legal").await, json!(["9x18x25"]));
     b.click_sq(9).await;
     b.click_sq(18).await;
-    assert_eq!(
-        b.js("[...document.querySelectorAll('[data-legal]')].map(e => e.dataset.num).join(' ')")
-            .await,
-        json!("25")
-    );
+    assert_eq!(b.legal_squares().await, "25");
     b.click_sq(25).await;
     b.at_ply(1).await;
     assert_eq!(b.fen().await, "W:W:B25");

@@ -1,7 +1,8 @@
 //! `buffgreen play` through a pipe: exact lines.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+use buffgreen_testkit::process::piped;
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 
@@ -9,22 +10,14 @@ fn play(args: &[&str], input: &str) -> (String, String) {
     let pdn =
         std::env::temp_dir().join(format!("bg-play-{}-{}.pdn", std::process::id(), args.len()));
     let _ = std::fs::remove_file(&pdn);
-    let mut child = Command::new(BIN)
-        .arg("play")
-        .args(args)
-        .arg("--pdn")
-        .arg(&pdn)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = piped(
+        Command::new(BIN)
+            .arg("play")
+            .args(args)
+            .arg("--pdn")
+            .arg(&pdn),
+        input,
+    );
     assert!(out.status.success());
     let saved = std::fs::read_to_string(&pdn).unwrap();
     let _ = std::fs::remove_file(&pdn);

@@ -60,15 +60,9 @@ fn tables_built_without_a_directory_are_found_through_the_root() {
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb-home");
     let _ = std::fs::remove_dir_all(&root);
     let out = succeed(
-        Command::new(BIN).env(TABLES_ENV, &root).args([
-            "tb",
-            "build",
-            "--pieces",
-            "3",
-            "--english",
-            "--threads",
-            "1",
-        ]),
+        Command::new(BIN)
+            .env(TABLES_ENV, &root)
+            .args("tb build --pieces 3 --english --threads 1".split(' ')),
         "tb build",
     );
     let err = String::from_utf8_lossy(&out.stderr);
@@ -80,13 +74,9 @@ fn tables_built_without_a_directory_are_found_through_the_root() {
     assert!(folder.join("b0m1k-w0m2k.bgtb").is_file());
     // `tb probe` finds them too.
     let out = succeed(
-        Command::new(BIN).env(TABLES_ENV, &root).args([
-            "tb",
-            "probe",
-            "--english",
-            "--fen",
-            "W:WK4:BK7,K16",
-        ]),
+        Command::new(BIN)
+            .env(TABLES_ENV, &root)
+            .args("tb probe --english --fen W:WK4:BK7,K16".split(' ')),
         "tb probe",
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), "loss 6\n");

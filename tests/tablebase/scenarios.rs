@@ -8,19 +8,13 @@ use buffgreen::board::Rules;
 use buffgreen::tablebase::build::{build, BuildOptions, BuildReport};
 use buffgreen::tablebase::{format, Material};
 
+use buffgreen_testkit::process::outcome;
+
 use crate::tables;
 
 /// Runs the binary; returns (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_buffgreen"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
+    outcome(Command::new(env!("CARGO_BIN_EXE_buffgreen")).args(args))
 }
 
 fn probe(dir: &Path, fen: &str, extra: &[&str]) -> (i32, String, String) {

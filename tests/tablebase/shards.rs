@@ -76,15 +76,7 @@ fn shards_of_each_level_build_the_one_process_tables_byte_for_byte() {
         let workers: Vec<_> = (1..=WORKERS)
             .map(|k| {
                 Command::new(BIN)
-                    .args([
-                        "tb",
-                        "build",
-                        "--pieces",
-                        "4",
-                        "--english",
-                        "--threads",
-                        "1",
-                    ])
+                    .args("tb build --pieces 4 --english --threads 1".split(' '))
                     .args(["--dir", d, "--level", &level.to_string()])
                     .args(["--shard", &format!("{k}/{WORKERS}")])
                     .stderr(std::process::Stdio::piped())
@@ -117,15 +109,7 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
     let converted = crate::scenarios::copy_of(&plain, "tb-compressed-converted");
     succeed(
         Command::new(BIN)
-            .args([
-                "tb",
-                "build",
-                "--pieces",
-                "4",
-                "--compress",
-                "--threads",
-                "2",
-            ])
+            .args("tb build --pieces 4 --compress --threads 2".split(' '))
             .arg("--dir")
             .arg(&built),
         "tb build --compress",

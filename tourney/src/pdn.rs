@@ -25,6 +25,7 @@
 
 use std::fmt::Write as _;
 
+use buffgreen::board::notation::printable;
 use nom::branch::alt;
 use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::{char, digit1, multispace1, not_line_ending, one_of};
@@ -410,17 +411,7 @@ fn fail<T>(at: &str, why: impl Into<String>) -> Res<'_, T> {
 
 /// What a refused text shows: up to a few characters, control characters escaped.
 fn shown(at: &str) -> String {
-    at.chars()
-        .take(12)
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
+    printable(&at.chars().take(12).collect::<String>())
 }
 
 /// Whitespace, `;` comments to the end of the line and `%` escape lines.

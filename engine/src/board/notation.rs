@@ -47,7 +47,7 @@ pub enum NotationError {
 
 /// `text` with control characters escaped (`\n`, `\u{0}`), so that an error quoting user input
 /// stays one printable line.
-pub(crate) fn printable(text: &str) -> String {
+pub fn printable(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
             let escaped: Vec<char> = if c.is_control() {
