@@ -26,11 +26,13 @@ use std::time::{Duration, Instant};
 use crate::board::{Position, Rules};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::Masks;
+pub use crate::tablebase::plan::Share;
+use crate::tablebase::plan::{self, zeroing_targets};
 use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
 use crate::tablebase::store::Store;
 use crate::tablebase::unmove::for_each_predecessor;
 use crate::tablebase::work::{each_position, parallel, split};
-use crate::tablebase::{format, plan, Material, TbError, Value};
+use crate::tablebase::{format, Material, TbError, Value};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -47,18 +49,6 @@ pub struct BuildOptions {
     pub compress: bool,
     /// Build only one share of one level (see [`crate::tablebase::plan`]); `None`: all.
     pub share: Option<Share>,
-}
-
-/// One share of one level of a build that spans processes or machines: the slices of level
-/// `level` whose rank within the level is `shard - 1` modulo `of`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Share {
-    /// The level (1-based, as `tb plan` prints it).
-    pub level: u32,
-    /// Which share, 1..=`of`.
-    pub shard: u32,
-    /// How many shares the level is cut into.
-    pub of: u32,
 }
 
 /// What the builder reports while it runs.
@@ -189,36 +179,6 @@ fn count(data: &[u8], losing: bool) -> [u64; 3] {
         }] += 1;
     }
     c
-}
-
-/// The canonical slices a capture or crowning can lead to from either side of `material`:
-/// the opponent loses any non-empty set of pieces, the mover may crown a man, or the mover
-/// crowns without capturing. Slices where a side has no piece need no table.
-pub fn zeroing_targets(material: Material) -> Vec<Material> {
-    let mut out = Vec::new();
-    for m in [material, material.mirror()] {
-        for dm in 0..=m.wm {
-            for dk in 0..=m.wk {
-                for crown in [false, true] {
-                    if (dm + dk == 0 && !crown) || (crown && m.bm == 0) {
-                        continue;
-                    }
-                    let after = Material {
-                        bm: m.bm - u8::from(crown),
-                        bk: m.bk + u8::from(crown),
-                        wm: m.wm - dm,
-                        wk: m.wk - dk,
-                    };
-                    let c = after.canonical();
-                    if after.wm + after.wk > 0 && c != material.canonical() && !out.contains(&c) {
-                        out.push(c);
-                    }
-                }
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// A pending count no position reaches 0 from: more than any position has moves.

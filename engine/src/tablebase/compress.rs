@@ -11,8 +11,11 @@
 use std::ops::RangeInclusive;
 use std::path::Path;
 
-use crate::tablebase::format::{checksum, BLOCK_ENTRY_LEN};
+use crate::tablebase::checksum::checksum;
 use crate::tablebase::TbError;
+
+/// Bytes per block of the block table: the block's end offset and its checksum.
+pub const BLOCK_ENTRY_LEN: usize = 16;
 
 /// Entries per block of the tables this build writes.
 pub const BLOCK: u32 = 1 << 12;

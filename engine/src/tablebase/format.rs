@@ -28,7 +28,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::board::Rules;
-use crate::tablebase::compress::{self, Codec};
+use crate::tablebase::checksum::checksum;
+use crate::tablebase::compress::{self, Codec, BLOCK_ENTRY_LEN};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::MAX_PIECES;
 use crate::tablebase::solve::MAX_DISTANCE;
@@ -42,8 +43,6 @@ pub const VERSION: u32 = 1;
 pub const VERSION_COMPRESSED: u32 = 2;
 /// Bytes before the first entry (plain) or the block table (compressed).
 pub const HEADER_LEN: usize = 64;
-/// Bytes per block of the block table: the block's end offset and its checksum.
-pub const BLOCK_ENTRY_LEN: usize = 16;
 /// The file name extension.
 pub const EXTENSION: &str = "bgtb";
 /// The suffix of a file being written (see [`write`]).
@@ -242,57 +241,6 @@ fn material_of(b: &[u8]) -> Result<Material, String> {
         ));
     }
     Ok(m)
-}
-
-/// A 64-bit checksum, eight bytes a step (a multiply-rotate hash: fast and sensitive to
-/// every bit and to order; not cryptographic).
-pub(crate) fn checksum(header: &[u8], data: &[u8]) -> u64 {
-    let mut c = Checksum::new();
-    c.part(header);
-    c.part(data);
-    c.finish()
-}
-
-/// [`checksum`] computed piece by piece, for data read in chunks.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Checksum(u64);
-
-impl Checksum {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-
-    pub(crate) fn new() -> Checksum {
-        Checksum(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Feeds a piece of a part whose length is a multiple of 8 (not the part's end).
-    pub(crate) fn words(&mut self, bytes: &[u8]) {
-        debug_assert!(bytes.len().is_multiple_of(8));
-        for c in bytes.chunks_exact(8) {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(23) ^ u64::from_le_bytes(a)).wrapping_mul(Self::K);
-        }
-    }
-
-    /// Feeds the end of a part: its last bytes, any length.
-    pub(crate) fn end_part(&mut self, bytes: &[u8]) {
-        let whole = bytes.len() - bytes.len() % 8;
-        self.words(&bytes[..whole]);
-        let rest = &bytes[whole..];
-        let mut a = [0u8; 8];
-        a[..rest.len()].copy_from_slice(rest);
-        self.0 = (self.0.rotate_left(23) ^ u64::from_le_bytes(a) ^ rest.len() as u64)
-            .wrapping_mul(Self::K);
-    }
-
-    /// Feeds a whole part.
-    pub(crate) fn part(&mut self, bytes: &[u8]) {
-        self.end_part(bytes);
-    }
-
-    pub(crate) fn finish(self) -> u64 {
-        self.0 ^ (self.0 >> 31)
-    }
 }
 
 /// The file of `material` (canonical) in `dir`.
@@ -649,6 +597,7 @@ pub fn scan_all(dir: &Path) -> Result<Vec<Scanned>, TbError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tablebase::checksum::Checksum;
 
     #[test]
     fn checksum_in_pieces_is_the_checksum() {

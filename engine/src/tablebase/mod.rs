@@ -22,6 +22,7 @@
 
 pub mod build;
 mod cache;
+pub(crate) mod checksum;
 pub mod cli;
 pub mod compress;
 pub mod convert;

@@ -7,8 +7,49 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::board::Rules;
-use crate::tablebase::build::{zeroing_targets, Share};
 use crate::tablebase::{format, Material, TbError};
+
+/// One share of one level of a build that spans processes or machines: the slices of level
+/// `level` whose rank within the level is `shard - 1` modulo `of`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// The level (1-based, as `tb plan` prints it).
+    pub level: u32,
+    /// Which share, 1..=`of`.
+    pub shard: u32,
+    /// How many shares the level is cut into.
+    pub of: u32,
+}
+
+/// The canonical slices a capture or crowning can lead to from either side of `material`:
+/// the opponent loses any non-empty set of pieces, the mover may crown a man, or the mover
+/// crowns without capturing. Slices where a side has no piece need no table.
+pub fn zeroing_targets(material: Material) -> Vec<Material> {
+    let mut out = Vec::new();
+    for m in [material, material.mirror()] {
+        for dm in 0..=m.wm {
+            for dk in 0..=m.wk {
+                for crown in [false, true] {
+                    if (dm + dk == 0 && !crown) || (crown && m.bm == 0) {
+                        continue;
+                    }
+                    let after = Material {
+                        bm: m.bm - u8::from(crown),
+                        bk: m.bk + u8::from(crown),
+                        wm: m.wm - dm,
+                        wk: m.wk - dk,
+                    };
+                    let c = after.canonical();
+                    if after.wm + after.wk > 0 && c != material.canonical() && !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
 
 /// Every slice of up to `pieces` pieces with its level, levels in ascending order (and within
 /// a level, the build's order): the lines of `tb plan`.

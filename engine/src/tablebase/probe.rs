@@ -18,8 +18,10 @@ use std::sync::OnceLock;
 
 use crate::board::{fen, has_moves, Position, Rules};
 use crate::tablebase::cache::BlockCache;
+use crate::tablebase::checksum::Checksum;
 use crate::tablebase::compress;
-use crate::tablebase::format::{self, Checksum, Header, Layout, BLOCK_ENTRY_LEN, HEADER_LEN};
+use crate::tablebase::compress::BLOCK_ENTRY_LEN;
+use crate::tablebase::format::{self, Header, Layout, HEADER_LEN};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
 use crate::tablebase::{Material, TbError, Value};
