@@ -46,8 +46,14 @@ impl Engine {
 
     /// Starts `buffgreen` with arguments.
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(binary())
-            .args(args)
+        Engine::spawn(Command::new(binary()).args(args))
+    }
+
+    /// Starts `cmd` (`buffgreen` itself, or a command that runs it: under a shell's limits, in
+    /// another environment) with its input and output piped to this engine, its errors
+    /// dropped.
+    pub fn spawn(cmd: &mut Command) -> Engine {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -128,6 +134,19 @@ impl Engine {
         self.recv_until(|l| l.starts_with("bestmove"))
     }
 
+    /// Sends `line` (a `go` that ends by itself) and returns its lines up to and including
+    /// `bestmove`.
+    pub fn go(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.until_bestmove()
+    }
+
+    /// Sends `stop` and returns the running search's lines up to and including its
+    /// `bestmove`.
+    pub fn stop(&mut self) -> Vec<String> {
+        self.go("stop")
+    }
+
     /// Sends `isready` and returns every line before `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
@@ -164,6 +183,14 @@ impl Engine {
         self.ask("d")
     }
 
+    /// Sets up `position` (a `position ...` line), which must be accepted silently, and
+    /// returns the `d` output for it.
+    #[track_caller]
+    pub fn display_of(&mut self, position: &str) -> Vec<String> {
+        assert_eq!(self.ask(position), Vec::<String>::new(), "{position}");
+        self.display()
+    }
+
     /// The `Fen:` line of `d`, without the prefix.
     pub fn fen(&mut self) -> String {
         self.display()
@@ -196,6 +223,15 @@ impl Engine {
     pub fn quit(mut self) -> (Vec<String>, ExitStatus) {
         self.send("quit");
         self.finish()
+    }
+
+    /// Sends `quit`, checks that the engine exits with success and returns the full
+    /// transcript.
+    #[track_caller]
+    pub fn quit_ok(self) -> Vec<String> {
+        let (all, status) = self.quit();
+        assert!(status.success(), "{status:?}");
+        all
     }
 }
 
@@ -231,6 +267,23 @@ pub fn assert_legal_bestmove(line: &str, fen_text: &str, rules: &Rules) -> Strin
 
 /// The start position's FEN.
 pub const START_FEN: &str = "B:W21-32:B1-12";
+
+/// Quits `e` ([`Engine::quit_ok`]) and checks how many `bestmove` and `info string error`
+/// lines it printed in all.
+#[track_caller]
+pub fn quit_counting(e: Engine, bestmoves: usize, errors: usize) {
+    let all = e.quit_ok();
+    assert_eq!(count_prefix(&all, "bestmove"), bestmoves, "{all:#?}");
+    assert_eq!(count_prefix(&all, "info string error"), errors, "{all:#?}");
+}
+
+/// Quits `e` (whatever its exit status) and checks that it printed `n` `bestmove` lines in
+/// all.
+#[track_caller]
+pub fn quit_with_bestmoves(e: Engine, n: usize) {
+    let (all, _) = e.quit();
+    assert_eq!(count_prefix(&all, "bestmove"), n, "{all:#?}");
+}
 
 /// Counts lines starting with `prefix`.
 pub fn count_prefix(lines: &[String], prefix: &str) -> usize {

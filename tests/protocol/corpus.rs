@@ -20,8 +20,7 @@ fn corpus() -> Vec<String> {
 /// A state that differs from every default: moved pieces, a forced capture, English kings.
 fn prepare(e: &mut Engine) -> Vec<String> {
     assert!(e.ask("setoption name LongKings value false").is_empty());
-    assert!(e.ask("position startpos moves 11-15 22-18").is_empty());
-    e.display()
+    e.display_of("position startpos moves 11-15 22-18")
 }
 
 #[test]
@@ -54,8 +53,7 @@ fn every_malformed_line_gets_one_error_and_changes_nothing() {
     }
     assert_eq!(e.display(), before, "state intact after the corpus");
     // English kings still in force, and the forced capture is the only move.
-    e.send("go nodes 1");
-    let out = e.until_bestmove();
+    let out = e.go("go nodes 1");
     let rules = Rules {
         long_kings: false,
         ..Rules::default()
@@ -65,8 +63,7 @@ fn every_malformed_line_gets_one_error_and_changes_nothing() {
         assert_legal_bestmove(out.last().unwrap(), fen, &rules),
         "15x22"
     );
-    let (all, status) = e.quit();
-    assert!(status.success());
+    let all = e.quit_ok();
     assert_eq!(count_prefix(&all, "bestmove"), 1);
     assert_eq!(count_prefix(&all, ERROR), lines.len());
 }

@@ -8,13 +8,13 @@
 
 use buffgreen_testkit::protocol as protocol_support;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use buffgreen::board::Rules;
-use protocol_support::{assert_legal_bestmove, count_prefix, lines, Engine, START_FEN};
+use protocol_support::{
+    assert_legal_bestmove, count_prefix, lines, quit_counting, Engine, START_FEN,
+};
 
 /// How long an answer that must come "at once" may take on a slow, busy machine.
 const PROMPT: Duration = Duration::from_secs(5);
@@ -35,44 +35,18 @@ fn prompt(e: &mut Engine) -> String {
 fn a_100_mib_line_under_a_400_mib_address_space_is_refused_and_the_engine_goes_on() {
     // `ulimit -v` caps the engine's whole address space at 400 MiB: storing the line, let
     // alone a copy per token, would abort it.
-    let mut child = Command::new("sh")
-        .args([
-            "-c",
-            "ulimit -v 409600 && exec \"$0\"",
-            env!("CARGO_BIN_EXE_buffgreen"),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start buffgreen under ulimit");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(l) = line else { break };
-            if tx.send(l).is_err() {
-                break;
-            }
-        }
-    });
-    stdin.write_all(b"position startpos moves").unwrap();
+    let mut e = Engine::spawn(Command::new("sh").args([
+        "-c",
+        "ulimit -v 409600 && exec \"$0\"",
+        env!("CARGO_BIN_EXE_buffgreen"),
+    ]));
+    e.send_raw(b"position startpos moves");
     let chunk = " a".repeat(1 << 19); // 1 MiB
     for _ in 0..100 {
-        stdin
-            .write_all(chunk.as_bytes())
-            .expect("the engine reads on");
+        e.send_raw(chunk.as_bytes());
     }
-    stdin
-        .write_all(b"\nisready\nposition startpos moves 11-15\nd\nquit\n")
-        .unwrap();
-    stdin.flush().unwrap();
-    let mut got = Vec::new();
-    while let Ok(l) = rx.recv_timeout(protocol_support::TIMEOUT) {
-        got.push(l);
-    }
-    let status = child.wait().expect("wait");
+    e.send_raw(b"\nisready\nposition startpos moves 11-15\nd\nquit\n");
+    let (got, status) = e.finish();
     assert!(status.success(), "{status:?}: {got:#?}");
     assert_eq!(
         got[..2],
@@ -132,10 +106,7 @@ fn go_perft_30_answers_isready_and_stops_without_a_bestmove() {
     // Then the waiting search ran; the perft itself printed no bestmove.
     let after = e.until_bestmove();
     assert!(after.last().unwrap().starts_with("bestmove "), "{after:#?}");
-    let (all, status) = e.quit();
-    assert!(status.success());
-    assert_eq!(count_prefix(&all, "bestmove"), 1);
-    assert_eq!(count_prefix(&all, "info string error"), 0);
+    quit_counting(e, 1, 0);
 }
 
 #[test]
@@ -145,8 +116,7 @@ fn quit_ends_a_long_perft_and_a_long_bench_at_once() {
         e.send(line);
         assert!(e.sync().is_empty(), "{line}");
         let start = Instant::now();
-        let (all, status) = e.quit();
-        assert!(status.success());
+        let all = e.quit_ok();
         assert!(start.elapsed() < PROMPT, "{line}: {:?}", start.elapsed());
         assert_eq!(count_prefix(&all, "bestmove"), 0, "{all:?}");
     }
@@ -193,8 +163,7 @@ fn a_clock_for_the_opponent_only_moves_at_once() {
 #[test]
 fn d_shows_the_side_to_move_and_the_captures_that_must_be_played() {
     let mut e = Engine::start();
-    assert!(e.ask("position startpos moves 11-15 22-18").is_empty());
-    let d = e.display();
+    let d = e.display_of("position startpos moves 11-15 22-18");
     assert_eq!(
         d[11..],
         lines(&[
@@ -206,8 +175,7 @@ fn d_shows_the_side_to_move_and_the_captures_that_must_be_played() {
         ])
     );
     // A choice of captures (one loop, two directions), listed in divide order.
-    assert!(e.ask("position fen W:W26:B14,15,22,23").is_empty());
-    let d = e.display();
+    let d = e.display_of("position fen W:W26:B14,15,22,23");
     assert_eq!(
         d[14..],
         lines(&["Turn: white", "Captures: 26x17x10x19x26 26x19x10x17x26"])
@@ -244,8 +212,7 @@ fn debug_on_adds_notes_and_debug_off_removes_them() {
     let d = e.ask("d");
     assert_eq!(d[0], "info string debug: command Display");
     assert_eq!(d[d.len() - 1], "info string debug: command IsReady");
-    e.send("go nodes 1");
-    let out = e.until_bestmove();
+    let out = e.go("go nodes 1");
     assert_eq!(
         out[0],
         "info string debug: command Go(GoRequest { limits: Limits { movetime: None, \
@@ -264,17 +231,14 @@ fn debug_on_adds_notes_and_debug_off_removes_them() {
 #[test]
 fn clear_hash_makes_the_search_forget_its_tree() {
     let mut e = Engine::start();
-    e.send("go nodes 200");
-    e.until_bestmove();
-    e.send("go nodes 200");
-    let again = e.until_bestmove();
+    e.go("go nodes 200");
+    let again = e.go("go nodes 200");
     assert!(
         again[0].starts_with("info string reused "),
         "the same position reuses its tree: {again:?}"
     );
     assert!(e.ask("setoption name Clear Hash").is_empty());
-    e.send("go nodes 200");
-    let fresh = e.until_bestmove();
+    let fresh = e.go("go nodes 200");
     assert_eq!(count_prefix(&fresh, "info string"), 0, "{fresh:?}");
     assert_eq!(
         e.ask("setoption name Clear Hash value 1"),

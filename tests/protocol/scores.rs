@@ -51,8 +51,7 @@ fn wdl_agrees_with_the_score_in_every_line_of_a_whole_game() {
     let mut checked = 0;
     for _ in 0..400 {
         e.send(&format!("position startpos moves {}", moves.join(" ")));
-        e.send("go nodes 400");
-        let out = e.until_bestmove();
+        let out = e.go("go nodes 400");
         for l in out.iter().filter(|l| l.starts_with("info depth")) {
             let (kind, v, [w, d, l_]) = score_and_wdl(l);
             assert_eq!(w + d + l_, 1000, "{l}");
@@ -87,8 +86,7 @@ fn king_against_king_is_reported_as_a_draw() {
     e.ask("setoption name BackwardCapture value false");
     e.ask("setoption name LongKings value false");
     e.ask("position fen W:WK10:BK23");
-    e.send("go nodes 200000");
-    let out = e.until_bestmove();
+    let out = e.go("go nodes 200000");
     let last = out.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     let (kind, cp, [_, draw, _]) = score_and_wdl(last);
     assert_eq!(kind, "cp", "{last}");
@@ -101,8 +99,7 @@ fn a_forced_move_is_searched_and_scored() {
     let mut e = Engine::start();
     // Black must take: 15x22 is the only legal move.
     e.ask("position startpos moves 11-15 22-18");
-    e.send("go nodes 100000");
-    let out = e.until_bestmove();
+    let out = e.go("go nodes 100000");
     assert_eq!(out.len(), 2, "{out:?}");
     assert_eq!(field(&out[0], "nodes"), 1000, "{out:?}");
     assert!(out[0].contains(" score cp "), "{out:?}");
@@ -110,8 +107,7 @@ fn a_forced_move_is_searched_and_scored() {
     // Under go infinite it is searched like any other move, until stop.
     e.send("go infinite");
     let first = e.recv_until(|l| l.starts_with("info depth"));
-    e.send("stop");
-    let out = e.until_bestmove();
+    let out = e.stop();
     let last = out
         .iter()
         .chain(first.iter())
@@ -128,8 +124,7 @@ fn multipv_lines_are_sorted_by_their_scores_and_line_1_is_played() {
     e.ask("setoption name MultiPV value 5");
     for moves in ["", "11-15 23-19 8-11 22-17", "11-15 24-20 8-11 28-24"] {
         e.send(&format!("position startpos moves {moves}"));
-        e.send("go nodes 20000");
-        let out = e.until_bestmove();
+        let out = e.go("go nodes 20000");
         let info: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
         for group in info.chunks(5) {
             let ranks: Vec<i64> = group.iter().map(|l| field(l, "multipv")).collect();
@@ -162,8 +157,7 @@ fn go_mate_stops_at_the_proven_mate() {
     let mut e = Engine::start();
     // Black to move wins in two of its moves.
     e.ask("position fen B:W32:B19,K23");
-    e.send("go mate 2");
-    let out = e.until_bestmove();
+    let out = e.go("go mate 2");
     let last = out.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(last.contains(" score mate 2 "), "{out:?}");
     assert_legal_bestmove(out.last().unwrap(), "B:W32:B19,K23", &Rules::default());
@@ -173,8 +167,7 @@ fn go_mate_stops_at_the_proven_mate() {
 #[test]
 fn go_depth_stops_at_the_average_depth() {
     let mut e = Engine::start();
-    e.send("go depth 4");
-    let out = e.until_bestmove();
+    let out = e.go("go depth 4");
     let last = out.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(field(last, "depth") >= 4, "{out:?}");
     assert_legal_bestmove(

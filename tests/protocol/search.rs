@@ -5,7 +5,10 @@
 use buffgreen_testkit::protocol as protocol_support;
 
 use buffgreen::board::{fen, notation, Rules};
-use protocol_support::{assert_legal_bestmove, count_prefix, replies, Engine, START_FEN};
+use protocol_support::{
+    assert_legal_bestmove, count_prefix, quit_counting, quit_with_bestmoves, replies, Engine,
+    START_FEN,
+};
 
 const BUSY: &str = "info string error: a search is already running; send stop first";
 
@@ -54,12 +57,16 @@ fn check_info(line: &str, fen_text: &str) {
     }
 }
 
+/// The move of the `bestmove` line ending `lines`, checked legal in the start position.
+fn legal_at_start(lines: &[String]) -> String {
+    assert_legal_bestmove(lines.last().unwrap(), START_FEN, &Rules::default())
+}
+
 #[test]
 fn timed_search_reports_info_and_one_legal_bestmove() {
     let mut e = Engine::start();
     e.send("position startpos moves 11-15");
-    e.send("go movetime 100");
-    let out = e.until_bestmove();
+    let out = e.go("go movetime 100");
     let after = "W:W21-32:B1-10,12,15";
     assert_legal_bestmove(out.last().unwrap(), after, &Rules::default());
     let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info ")).collect();
@@ -91,13 +98,9 @@ fn isready_and_stop_are_answered_during_go_infinite() {
         assert_eq!(count_prefix(&before, "bestmove"), 0, "{before:#?}");
     }
     assert!(e.ask("d").len() > 10, "d works during a search");
-    e.send("stop");
-    let out = e.until_bestmove();
-    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
-    let (all, status) = e.quit();
-    assert!(status.success());
-    assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
-    assert_eq!(count_prefix(&all, "info string error"), 0, "{all:#?}");
+    let out = e.stop();
+    legal_at_start(&out);
+    quit_counting(e, 1, 0);
 }
 
 #[test]
@@ -105,21 +108,18 @@ fn bare_go_searches_until_stop_and_a_foreign_clock_moves_at_once() {
     let mut e = Engine::start();
     e.send("go");
     assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
-    e.send("stop");
-    let out = e.until_bestmove();
-    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    let out = e.stop();
+    legal_at_start(&out);
     // A clock for the other side only makes the mover's clock zero: it moves at once,
     // without a `stop` (a GUI that mixed up the colours must not hang).
-    e.send("go wtime 1000 winc 10");
-    let out = e.until_bestmove();
+    let out = e.go("go wtime 1000 winc 10");
     assert_eq!(
         count_prefix(&out, "info string no btime for the side to move (black)"),
         1,
         "{out:#?}"
     );
-    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
-    let (all, _) = e.quit();
-    assert_eq!(count_prefix(&all, "bestmove"), 2);
+    legal_at_start(&out);
+    quit_with_bestmoves(e, 2);
 }
 
 #[test]
@@ -132,9 +132,8 @@ fn exactly_one_bestmove_per_go() {
         "go movetime 10",
         "go btime 200 wtime 200 binc 0",
     ] {
-        e.send(go);
-        let out = e.until_bestmove();
-        assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+        let out = e.go(go);
+        legal_at_start(&out);
     }
     // stop twice, and a new go while searching is refused. The running search may print
     // its own lines (`info string reused ...`, periodic `info`) at any moment, so only the
@@ -144,32 +143,29 @@ fn exactly_one_bestmove_per_go() {
     assert_eq!(replies(e.ask("go perft 1")), [BUSY]);
     assert_eq!(replies(e.ask("bench 1")), [BUSY]);
     e.send("stop");
-    e.send("stop");
-    e.until_bestmove();
+    e.stop();
     // stop and ponderhit without a search do nothing.
     assert!(e.ask("stop").is_empty());
     assert!(e.ask("ponderhit").is_empty());
-    e.send("go nodes 1");
-    e.until_bestmove();
-    let (all, status) = e.quit();
-    assert!(status.success());
-    assert_eq!(count_prefix(&all, "bestmove"), 6, "{all:#?}");
-    assert_eq!(count_prefix(&all, "info string error"), 3, "{all:#?}");
+    e.go("go nodes 1");
+    quit_counting(e, 6, 3);
 }
 
 #[test]
 fn searchmoves_restricts_the_root() {
     let mut e = Engine::start();
     for _ in 0..3 {
-        e.send("go nodes 30 searchmoves 11-15");
         assert_eq!(
-            e.until_bestmove().last().unwrap().split(' ').nth(1),
+            e.go("go nodes 30 searchmoves 11-15")
+                .last()
+                .unwrap()
+                .split(' ')
+                .nth(1),
             Some("11-15")
         );
     }
-    e.send("go nodes 30 searchmoves 9-13 12-16");
-    let out = e.until_bestmove();
-    let mv = assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    let out = e.go("go nodes 30 searchmoves 9-13 12-16");
+    let mv = legal_at_start(&out);
     assert!(mv == "9-13" || mv == "12-16", "{mv}");
 }
 
@@ -177,13 +173,11 @@ fn searchmoves_restricts_the_root() {
 fn finished_game_gives_bestmove_none() {
     let mut e = Engine::start();
     e.send("position fen B:W18:B");
-    e.send("go nodes 10");
-    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
+    assert_eq!(e.go("go nodes 10").last().unwrap(), "bestmove none");
     // Drawn by the clock.
     e.send("setoption name DrawHalfMoves value 2");
     e.send("position fen B:WK32:BK1 moves 1-5 32-27");
-    e.send("go movetime 10");
-    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
+    assert_eq!(e.go("go movetime 10").last().unwrap(), "bestmove none");
     // An infinite search holds even that answer until stop: it is still running after any
     // number of round trips, so a new go is refused.
     e.send("go infinite");
@@ -191,10 +185,8 @@ fn finished_game_gives_bestmove_none() {
         assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
     }
     assert_eq!(e.ask("go nodes 1"), [BUSY]);
-    e.send("stop");
-    assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
-    let (all, _) = e.quit();
-    assert_eq!(count_prefix(&all, "bestmove"), 3, "{all:#?}");
+    assert_eq!(e.stop().last().unwrap(), "bestmove none");
+    quit_with_bestmoves(e, 3);
 }
 
 #[test]
@@ -210,11 +202,9 @@ fn ponder_then_ponderhit_or_stop() {
     assert_legal_bestmove(out.last().unwrap(), fen_after, &Rules::default());
     e.send("go ponder wtime 10000 btime 10000");
     assert_eq!(count_prefix(&e.sync(), "bestmove"), 0);
-    e.send("stop");
-    let out = e.until_bestmove();
+    let out = e.stop();
     assert_legal_bestmove(out.last().unwrap(), fen_after, &Rules::default());
-    let (all, _) = e.quit();
-    assert_eq!(count_prefix(&all, "bestmove"), 2);
+    quit_with_bestmoves(e, 2);
 }
 
 #[test]
@@ -224,7 +214,7 @@ fn position_during_search_ends_it_first() {
     e.send("go infinite");
     e.send("position startpos moves 10-14");
     let out = e.until_bestmove();
-    assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+    legal_at_start(&out);
     assert_eq!(
         e.fen(),
         "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,14"
@@ -247,8 +237,7 @@ fn position_during_search_ends_it_first() {
     );
     e.send("setoption name Hash value 8");
     e.until_bestmove();
-    let (all, _) = e.quit();
-    assert_eq!(count_prefix(&all, "bestmove"), 3, "{all:#?}");
+    quit_with_bestmoves(e, 3);
 }
 
 #[test]
@@ -256,8 +245,7 @@ fn quit_during_search_prints_bestmove_and_exits() {
     let mut e = Engine::start();
     e.send("go infinite");
     e.sync();
-    let (all, status) = e.quit();
-    assert!(status.success());
+    let all = e.quit_ok();
     assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
     assert!(all.last().unwrap().starts_with("bestmove"));
 }
@@ -275,7 +263,7 @@ fn piped_input_ending_right_after_go() {
     assert!(status.success());
     assert!(count_prefix(&all, "info ") >= 1, "{all:#?}");
     assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
-    assert_legal_bestmove(all.last().unwrap(), START_FEN, &Rules::default());
+    legal_at_start(&all);
     // No newline after the last command.
     let (all, status) = piped("position startpos moves 9-13\ngo nodes 5");
     assert!(status.success());
@@ -302,7 +290,7 @@ fn end_of_input_stops_unbounded_searches() {
         let (all, status) = piped(script);
         assert!(status.success(), "{script}");
         assert_eq!(count_prefix(&all, "bestmove"), 1, "{script}: {all:#?}");
-        assert_legal_bestmove(all.last().unwrap(), START_FEN, &Rules::default());
+        legal_at_start(&all);
     }
     let (all, status) = piped("uci\nisready\n");
     assert!(status.success());
@@ -346,18 +334,16 @@ fn commands_wait_for_a_finite_search_and_isready_does_not() {
         e.send("isready");
         let before = e.recv_until(|l| l == "readyok" || l.starts_with("bestmove"));
         assert_eq!(before.last().unwrap(), "readyok", "{cmd}: {before:#?}");
-        e.send("stop");
-        let out = e.until_bestmove();
+        let out = e.stop();
         // The search was of the position before the command.
-        assert_legal_bestmove(out.last().unwrap(), START_FEN, &Rules::default());
+        legal_at_start(&out);
         if cmd.starts_with("position") {
             assert_eq!(
                 e.fen(),
                 "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
             );
         }
-        let (all, status) = e.quit();
-        assert!(status.success());
+        let all = e.quit_ok();
         assert_eq!(count_prefix(&all, "bestmove"), 1, "{cmd}: {all:#?}");
         assert_eq!(
             count_prefix(&all, "info string error"),
@@ -379,9 +365,8 @@ fn a_finite_go_during_a_finite_search_runs_after_it() {
     let mut e = Engine::start();
     e.send("go movetime 100");
     e.send("position startpos moves 9-13");
-    e.send("go nodes 50");
-    let first = e.until_bestmove();
-    assert_legal_bestmove(first.last().unwrap(), START_FEN, &Rules::default());
+    let first = e.go("go nodes 50");
+    legal_at_start(&first);
     let second = e.until_bestmove();
     assert_legal_bestmove(
         second.last().unwrap(),
@@ -399,5 +384,5 @@ fn end_of_input_ends_even_an_endless_node_limit() {
     let (all, status) = piped("go nodes 18446744073709551615\n");
     assert!(status.success());
     assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
-    assert_legal_bestmove(all.last().unwrap(), START_FEN, &Rules::default());
+    legal_at_start(&all);
 }

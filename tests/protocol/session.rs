@@ -51,8 +51,7 @@ fn handshake() {
     assert_eq!(got, want);
     e.send("isready");
     assert_eq!(e.recv(), "readyok");
-    let (all, status) = e.quit();
-    assert!(status.success());
+    let all = e.quit_ok();
     assert_eq!(
         all.len(),
         want.len() + 1,
@@ -97,14 +96,12 @@ fn display_after_moves() {
         ])
     );
     // Every FEN form the parser accepts, with kings and a finished game.
-    assert!(e.ask("position fen [FEN \"w:bk1-3:w30.\"]").is_empty());
-    let d = e.display();
+    let d = e.display_of("position fen [FEN \"w:bk1-3:w30.\"]");
     assert_eq!(
         d[11..14],
         lines(&["Fen: W:W30:BK1,K2,K3", "Clock: 0", "Result: ongoing"])
     );
-    assert!(e.ask("position fen B:W18:B").is_empty());
-    let d = e.display();
+    let d = e.display_of("position fen B:W18:B");
     assert_eq!(
         d[11..14],
         lines(&["Fen: B:W18:B", "Clock: 0", "Result: white wins"])
@@ -175,8 +172,10 @@ fn algebraic_notation_in_and_out() {
         ])
     );
     // FEN piece lists take algebraic squares (kings with K); ranges stay numeric.
-    assert!(e.ask("position fen W:Wa3,c3,Kd2:Bb8,Kh8").is_empty());
-    assert_eq!(e.display()[11], "Fen: W:W21,22,K26:B1,K4");
+    assert_eq!(
+        e.display_of("position fen W:Wa3,c3,Kd2:Bb8,Kh8")[11],
+        "Fen: W:W21,22,K26:B1,K4"
+    );
     assert_eq!(
         e.ask("position fen W:Wa3-c3:B1"),
         lines(&[
@@ -212,8 +211,7 @@ fn algebraic_notation_in_and_out() {
     e.ask("position fen W:W18,30:B1,23");
     assert_eq!(e.display()[15], "Captures: d4xf2");
     e.ask("position fen B:W18:B14");
-    e.send("go nodes 100");
-    let out = e.until_bestmove();
+    let out = e.go("go nodes 100");
     assert_eq!(out.last().unwrap(), "bestmove c5xe3");
     assert!(out.iter().any(|l| l.ends_with(" pv c5xe3")), "{out:?}");
     assert_eq!(
@@ -247,8 +245,7 @@ fn losing_option_results_perft_and_search() {
     assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
     // The search gives its last man away: 14-18 forces 23x14, and Black has nothing left.
     e.ask("position fen B:W23:B14");
-    e.send("go nodes 1000");
-    let out = e.until_bestmove();
+    let out = e.go("go nodes 1000");
     assert_eq!(out.last().unwrap(), "bestmove 14-18 ponder 23x14");
     assert!(
         out.iter()
@@ -257,8 +254,7 @@ fn losing_option_results_perft_and_search() {
     );
     // Its only move loses at once: reported as mate -1.
     e.ask("position fen W:W18:B14");
-    e.send("go nodes 100");
-    let out = e.until_bestmove();
+    let out = e.go("go nodes 100");
     assert_eq!(out.last().unwrap(), "bestmove 18x9");
     assert!(out.iter().any(|l| l.contains(" score mate -1 ")), "{out:?}");
     // Switched back, the same position is lost for the side without a move again.
@@ -413,8 +409,7 @@ fn every_option_accepts_its_range_and_refuses_the_rest() {
     // The engine still plays after all that (Ponder, PlainUct and the rules were left false).
     e.ask("setoption name PlainUct value false");
     e.ask("setoption name Hash value 16");
-    e.send("go nodes 50");
-    let out = e.until_bestmove();
+    let out = e.go("go nodes 50");
     let rules = Rules {
         draw_half_moves: 1000,
         ..Rules::ENGLISH

@@ -99,8 +99,7 @@ fn one_bestmove_per_go_with_four_threads() {
         thread::sleep(Duration::from_millis(rng.gen_range(0..30)));
         let ready = e.ask("isready");
         assert_eq!(count_prefix(&ready, "bestmove"), 0, "{ready:?}");
-        e.send("stop");
-        let lines = e.until_bestmove();
+        let lines = e.stop();
         assert_eq!(count_prefix(&lines, "bestmove"), 1, "{lines:?}");
         assert_legal_bestmove(lines.last().unwrap(), START_FEN, &Rules::default());
     }

@@ -74,8 +74,7 @@ fn a_forged_header_is_one_error_for_every_reader() {
         )),
         [format!("info string error: TablebasePath: {why}")]
     );
-    let (_, status) = e.quit();
-    assert!(status.success());
+    e.quit_ok();
 
     let mut hub = Process::start_with(&["hub"]);
     hub.send("hub");
@@ -155,8 +154,7 @@ fn tables_cut_short_under_a_running_engine_do_not_kill_it() {
         Vec::<String>::new()
     );
     e.send("position fen W:WK4:BK7,K16");
-    e.send("go nodes 200");
-    let lines = e.until_bestmove();
+    let lines = e.go("go nodes 200");
     assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
     for entry in std::fs::read_dir(&dir).expect("readable") {
         let p = entry.expect("entry").path();
@@ -173,8 +171,7 @@ fn tables_cut_short_under_a_running_engine_do_not_kill_it() {
         "B:WK5:B24,28",
     ] {
         e.send(&format!("position fen {fen}"));
-        e.send("go nodes 2000");
-        let lines = e.until_bestmove();
+        let lines = e.go("go nodes 2000");
         crate::protocol_support::assert_legal_bestmove(
             lines.last().expect("bestmove"),
             fen,

@@ -3,51 +3,28 @@
 //! engine given that root reads the tables of the rules it plays; `TablebasePath` `<empty>`
 //! turns them off.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use buffgreen::tablebase::home::TABLES_ENV;
 use buffgreen_testkit::process::succeed;
+use buffgreen_testkit::protocol::Engine;
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 
 /// Runs the engine with `root` as the default tables, sends `commands` one at a time and
 /// returns every line it printed; a `go` waits for its `bestmove`, the rest for `readyok`.
 fn session(root: &std::path::Path, commands: &[&str]) -> Vec<String> {
-    let mut child = Command::new(BIN)
-        .env(TABLES_ENV, root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let mut output = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut e = Engine::spawn(Command::new(BIN).env(TABLES_ENV, root));
     let mut lines = Vec::new();
     for c in commands {
-        let done = if c.starts_with("go") {
-            "bestmove"
+        if c.starts_with("go") {
+            lines.extend(e.go(c));
         } else {
-            "readyok"
-        };
-        writeln!(input, "{c}").expect("writes");
-        if !c.starts_with("go") {
-            writeln!(input, "isready").expect("writes");
-        }
-        for line in output.by_ref() {
-            let line = line.expect("reads");
-            let end = line.starts_with(done);
-            if line != "readyok" {
-                lines.push(line);
-            }
-            if end {
-                break;
-            }
+            lines.extend(e.ask(c));
         }
     }
-    writeln!(input, "quit").expect("writes");
-    assert!(child.wait().expect("exits").success());
+    e.quit_ok();
     lines
 }
 

@@ -322,13 +322,11 @@ fn tablebase_path_is_accepted_or_refused_with_one_line() {
     // Nothing was taken: a search reports no probes.
     let kk = "position fen W:WK4:BK7,K16";
     e.send(kk);
-    e.send("go nodes 50");
-    let lines = e.until_bestmove();
+    let lines = e.go("go nodes 50");
     assert!(lines.iter().all(|l| !l.contains(" tbhits ")), "{lines:?}");
     // Good tables: no line; the search probes them.
     assert_eq!(set(&mut e, text(&dir)), Vec::<String>::new());
-    e.send("go nodes 50");
-    let lines = e.until_bestmove();
+    let lines = e.go("go nodes 50");
     assert!(
         lines
             .iter()
@@ -349,26 +347,22 @@ fn tablebase_path_is_accepted_or_refused_with_one_line() {
         )]
     );
     e.send(kk);
-    e.send("go nodes 50");
-    let lines = e.until_bestmove();
+    let lines = e.go("go nodes 50");
     assert!(lines.iter().all(|l| !l.contains(" tbhits ")), "{lines:?}");
     assert_eq!(
         e.ask("setoption name LongKings value true"),
         Vec::<String>::new()
     );
     e.send(kk);
-    e.send("go nodes 50");
-    let lines = e.until_bestmove();
+    let lines = e.go("go nodes 50");
     assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
     assert_eq!(
         e.ask("setoption name TablebasePath value <empty>"),
         Vec::<String>::new()
     );
-    e.send("go nodes 50");
-    let lines = e.until_bestmove();
+    let lines = e.go("go nodes 50");
     assert!(lines.iter().all(|l| !l.contains(" tbhits ")), "{lines:?}");
-    let (_, status) = e.quit();
-    assert!(status.success());
+    e.quit_ok();
 }
 
 #[test]
@@ -395,8 +389,7 @@ fn a_corrupt_slice_refuses_the_tables_when_they_are_opened() {
     );
     // The engine plays on without tables.
     e.send("position fen W:WK4:BK7,K16");
-    e.send("go nodes 200");
-    let lines = e.until_bestmove();
+    let lines = e.go("go nodes 200");
     assert_legal(&lines, "W:WK4:BK7,K16", &rules);
     assert!(
         lines
@@ -404,8 +397,7 @@ fn a_corrupt_slice_refuses_the_tables_when_they_are_opened() {
             .all(|l| !l.contains(" tbhits ") && !l.starts_with("info string")),
         "{lines:?}"
     );
-    let (_, status) = e.quit();
-    assert!(status.success());
+    e.quit_ok();
 }
 
 fn assert_legal(lines: &[String], fen_text: &str, rules: &Rules) {
