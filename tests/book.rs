@@ -1,7 +1,7 @@
 //! The opening book through the protocol: `OwnBook`, `BookFile` and its refusals, the
 //! `info string book` line, and when a `go` plays from the book and when it searches.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::{notation, Position, Rules};
@@ -58,23 +58,20 @@ fn booked(mv: &str, cp: i32, choices: usize) -> Vec<String> {
     ]
 }
 
-/// The lines of `go` up to `bestmove`.
-/// Each `(path, error)`: `BookFile` set to the path gets the error, and the book in use
-/// before (the test's own, whose move is 11-15) is still played.
-fn refused_keep_the_book<const N: usize>(e: &mut Engine, cases: [(String, String); N]) {
-    for (path, want) in cases {
+/// An engine given the test's own `book` (whose move is 11-15), then each `(path, why)`:
+/// `BookFile` set to the path gets the error `why`, and the book in use before is still played.
+fn refused_keep_the_book(book: &str, cases: &[(&Path, &str)]) {
+    let mut e = start();
+    e.send(&format!("setoption name BookFile value {book}"));
+    for (path, why) in cases {
+        let path = path.display();
         assert_eq!(
             e.ask(&format!("setoption name BookFile value {path}")),
-            vec![want]
+            vec![format!("info string error: BookFile: {path}: {why}")]
         );
         e.send("position startpos");
-        assert_eq!(go(e, "go nodes 1000"), booked("11-15", 12, 2), "{path}");
+        assert_eq!(e.go("go nodes 1000"), booked("11-15", 12, 2), "{path}");
     }
-}
-
-fn go(e: &mut Engine, line: &str) -> Vec<String> {
-    e.send(line);
-    e.until_bestmove()
 }
 
 #[test]
@@ -86,14 +83,14 @@ fn a_book_move_is_announced_and_played_without_a_search() {
         Vec::<String>::new()
     );
     e.send("position startpos");
-    assert_eq!(go(&mut e, "go nodes 1000"), booked("11-15", 12, 2));
+    assert_eq!(e.go("go nodes 1000"), booked("11-15", 12, 2));
     // Another seed may draw the other move within the margin, never the one far below.
     let mut seen = Vec::new();
     for seed in 0..40 {
         e.send(&format!("setoption name Seed value {seed}"));
-        let first = go(&mut e, "go movetime 50");
+        let first = e.go("go movetime 50");
         // A fixed seed repeats the move.
-        assert_eq!(go(&mut e, "go movetime 50"), first, "seed {seed}");
+        assert_eq!(e.go("go movetime 50"), first, "seed {seed}");
         assert_eq!(first.len(), 2, "{first:?}");
         if !seen.contains(&first[1]) {
             seen.push(first[1].clone());
@@ -114,27 +111,26 @@ fn own_book_off_and_analysis_search() {
             && !lines.iter().any(|l| l.starts_with("info string book"))
     };
     for line in ["go nodes 300 searchmoves 9-13 11-15", "go depth 1"] {
-        let got = go(&mut e, line);
+        let got = e.go(line);
         assert!(searched(&got), "{line}: {got:?}");
     }
     e.send("go infinite");
     std::thread::sleep(std::time::Duration::from_millis(50));
-    e.send("stop");
-    let got = e.until_bestmove();
+    let got = e.stop();
     assert!(searched(&got), "infinite: {got:?}");
     e.send("setoption name MultiPV value 2");
-    let got = go(&mut e, "go nodes 300");
+    let got = e.go("go nodes 300");
     assert!(searched(&got), "MultiPV: {got:?}");
     e.send("setoption name MultiPV value 1");
     e.send("setoption name UCI_LimitStrength value true");
-    let got = go(&mut e, "go nodes 300");
+    let got = e.go("go nodes 300");
     assert!(searched(&got), "limited: {got:?}");
     e.send("setoption name UCI_LimitStrength value false");
     e.send("setoption name OwnBook value false");
-    let got = go(&mut e, "go nodes 300");
+    let got = e.go("go nodes 300");
     assert!(searched(&got), "OwnBook false: {got:?}");
     e.send("setoption name OwnBook value true");
-    let got = go(&mut e, "go nodes 300");
+    let got = e.go("go nodes 300");
     assert_eq!(got[0], "info string book 11-15 score cp 12 choices 2");
 }
 
@@ -142,7 +138,7 @@ fn own_book_off_and_analysis_search() {
 fn a_bad_book_file_is_refused_and_the_previous_book_kept() {
     let book = write_book("refused");
     let d = dir("refused");
-    let missing = d.join("missing.book").display().to_string();
+    let missing = d.join("missing.book");
     let foreign = d.join("foreign.book");
     std::fs::write(&foreign, b"not a book at all").expect("write");
     let english = d.join("english.book");
@@ -155,46 +151,21 @@ fn a_bad_book_file_is_refused_and_the_previous_book_kept() {
     let last = bad.len() - 1;
     bad[last] ^= 0x40;
     std::fs::write(&corrupt, &bad).expect("write");
-    let (foreign, english, truncated, corrupt) = (
-        foreign.display().to_string(),
-        english.display().to_string(),
-        truncated.display().to_string(),
-        corrupt.display().to_string(),
-    );
 
-    let mut e = start();
-    e.send(&format!("setoption name BookFile value {book}"));
-    let cases = [
-        (
-            missing.clone(),
-            format!(
-                "info string error: BookFile: {missing}: No such file or directory (os error 2)"
+    refused_keep_the_book(
+        &book,
+        &[
+            (&missing, "No such file or directory (os error 2)"),
+            (&foreign, "not a buffgreen book file"),
+            (
+                &english,
+                "built for BackwardCapture=false LongKings=false, \
+                 not BackwardCapture=true LongKings=true",
             ),
-        ),
-        (
-            foreign.clone(),
-            format!("info string error: BookFile: {foreign}: not a buffgreen book file"),
-        ),
-        (
-            english.clone(),
-            format!(
-                "info string error: BookFile: {english}: built for BackwardCapture=false \
-                 LongKings=false, not BackwardCapture=true LongKings=true"
-            ),
-        ),
-        (
-            truncated.clone(),
-            format!(
-                "info string error: BookFile: {truncated}: truncated or padded: 71 bytes, \
-                 expected 74"
-            ),
-        ),
-        (
-            corrupt.clone(),
-            format!("info string error: BookFile: {corrupt}: checksum mismatch (corrupt file)"),
-        ),
-    ];
-    refused_keep_the_book(&mut e, cases);
+            (&truncated, "truncated or padded: 71 bytes, expected 74"),
+            (&corrupt, "checksum mismatch (corrupt file)"),
+        ],
+    );
 }
 
 #[test]
@@ -213,12 +184,12 @@ fn switching_the_rules_switches_the_book() {
         Vec::<String>::new()
     );
     e.send("position startpos");
-    assert_eq!(go(&mut e, "go nodes 1000"), booked("9-14", 7, 1));
+    assert_eq!(e.go("go nodes 1000"), booked("9-14", 7, 1));
     // Under Buff and Green rules the English file does not apply: the built-in book does
     // (or a search, where it has no move).
     e.send("setoption name BackwardCapture value true");
     e.send("setoption name LongKings value true");
-    let got = go(&mut e, "go nodes 1000");
+    let got = e.go("go nodes 1000");
     assert!(!got.iter().any(|l| l.contains("book 9-14")), "{got:?}");
 }
 
@@ -250,36 +221,15 @@ fn a_book_file_that_is_not_a_regular_file_or_not_a_book_is_refused_at_once() {
     let f = std::fs::File::create(&foreign).expect("create");
     f.set_len(3 << 29).expect("sparse length");
     drop(f);
-    let (fifo, big, foreign, dir_path) = (
-        fifo.display().to_string(),
-        big.display().to_string(),
-        foreign.display().to_string(),
-        d.display().to_string(),
+    refused_keep_the_book(
+        &book,
+        &[
+            (&fifo, "not a regular file"),
+            (&d, "not a regular file"),
+            (&big, "truncated or padded: 1610612736 bytes, expected 74"),
+            (&foreign, "not a buffgreen book file"),
+        ],
     );
-    let mut e = start();
-    e.send(&format!("setoption name BookFile value {book}"));
-    let cases = [
-        (
-            fifo.clone(),
-            format!("info string error: BookFile: {fifo}: not a regular file"),
-        ),
-        (
-            dir_path.clone(),
-            format!("info string error: BookFile: {dir_path}: not a regular file"),
-        ),
-        (
-            big.clone(),
-            format!(
-                "info string error: BookFile: {big}: truncated or padded: 1610612736 bytes, \
-                 expected 74"
-            ),
-        ),
-        (
-            foreign.clone(),
-            format!("info string error: BookFile: {foreign}: not a buffgreen book file"),
-        ),
-    ];
-    refused_keep_the_book(&mut e, cases);
 }
 
 /// `buffgreen book` with `args`: exit code, stdout, stderr.
