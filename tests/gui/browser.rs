@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use buffgreen_testkit::process::piped;
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 
@@ -36,6 +37,13 @@ pub struct Browser {
 fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     l.local_addr().unwrap().port()
+}
+
+/// [`start`] with the built-in engine, showing a new [`Browser::new_board`] of `rules`.
+pub async fn start_board(rules: &str) -> Option<Browser> {
+    let b = start(None).await?;
+    b.new_board(rules).await;
+    Some(b)
 }
 
 /// None (after one line on stderr) when the browser is not installed.
@@ -174,24 +182,17 @@ impl Browser {
         self.state("fen").await.as_str().unwrap().to_string()
     }
 
+    /// The element `css` finds; fails the test when there is none.
+    pub async fn element(&self, css: &str) -> Element {
+        self.c.find(Locator::Css(css)).await.unwrap()
+    }
+
     pub async fn text(&self, css: &str) -> String {
-        self.c
-            .find(Locator::Css(css))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
+        self.element(css).await.text().await.unwrap()
     }
 
     pub async fn click(&self, css: &str) {
-        self.c
-            .find(Locator::Css(css))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        self.element(css).await.click().await.unwrap();
     }
 
     /// Clicks square `n` (its data-num).
@@ -201,16 +202,8 @@ impl Browser {
 
     /// Drags from square `a` to square `b` with the mouse.
     pub async fn drag(&self, a: u32, b: u32) {
-        let from = self
-            .c
-            .find(Locator::Css(&format!("[data-num=\"{a}\"]")))
-            .await
-            .unwrap();
-        let to = self
-            .c
-            .find(Locator::Css(&format!("[data-num=\"{b}\"]")))
-            .await
-            .unwrap();
+        let from = self.element(&format!("[data-num=\"{a}\"]")).await;
+        let to = self.element(&format!("[data-num=\"{b}\"]")).await;
         let mouse = MouseActions::new("mouse".to_string())
             .then(PointerAction::MoveToElement {
                 element: from,
@@ -257,6 +250,32 @@ impl Browser {
         self.click("#btn-start").await;
         self.until(&format!("window.buffgreen.received > {before}"))
             .await;
+    }
+
+    /// Starts a game of `rules` in which the human plays both sides (the engine at 100
+    /// nodes for analysis, a draw after 80 plies): a board to set up and move on.
+    pub async fn new_board(&self, rules: &str) {
+        self.new_game(rules, "none", ("nodes", 100), 80).await;
+    }
+
+    /// Plays `mv` by clicks and waits for the state after `ply` plies.
+    pub async fn play(&self, mv: &str, ply: usize) {
+        self.click_move(mv).await;
+        self.at_ply(ply).await;
+    }
+
+    /// Plays the first legal move by clicks and waits, the engine idle, until it has replied
+    /// (two plies on) or the game is over; returns the ply the move was played at.
+    pub async fn play_first_legal(&self) -> u64 {
+        let ply = self.state("ply").await.as_u64().unwrap();
+        let mv = self.state("legal[0]").await.as_str().unwrap().to_string();
+        self.click_move(&mv).await;
+        self.until(&format!(
+            "(window.buffgreen.state.ply >= {} || window.buffgreen.state.result !== 'ongoing') && !window.buffgreen.state.thinking",
+            ply + 2
+        ))
+        .await;
+        ply
     }
 
     /// Plays `mv` (long numeric form) by clicking its squares one by one.
@@ -337,19 +356,11 @@ async fn a_whole_game_against_the_engine_by_clicks() {
     b.new_game("bg", "white", ("nodes", 200), 24).await;
     b.at_ply(0).await;
     // The first human move is fixed, so its position is exact.
-    b.click_move("11-15").await;
-    b.at_ply(2).await;
+    b.play("11-15", 2).await;
     assert_eq!(b.state("moves[0]").await, json!("11-15"));
     // Then the first legal move each turn, entered square by square, to the end.
     while b.state("result").await == json!("ongoing") {
-        let ply = b.state("ply").await.as_u64().unwrap() as usize;
-        let mv = b.state("legal[0]").await.as_str().unwrap().to_string();
-        b.click_move(&mv).await;
-        b.until(&format!(
-            "(window.buffgreen.state.ply >= {} || window.buffgreen.state.result !== 'ongoing') && !window.buffgreen.state.thinking",
-            ply + 2
-        ))
-        .await;
+        b.play_first_legal().await;
     }
     let moves = strings(&b.state("moves").await);
     let (fen, result) = engine_d(&["DrawHalfMoves value 24"], START, &moves);
@@ -366,8 +377,9 @@ async fn a_whole_game_against_the_engine_by_clicks() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_drag_and_drop_move_and_an_illegal_drop() {
-    let Some(b) = start(None).await else { return };
-    b.new_game("bg", "none", ("nodes", 100), 80).await;
+    let Some(b) = start_board("bg").await else {
+        return;
+    };
     b.drag(11, 15).await;
     b.at_ply(1).await;
     assert_eq!(
@@ -403,7 +415,7 @@ async fn set_fen(b: &Browser, fen: &str) {
 async fn multi_captures_square_by_square_under_both_rules() {
     let Some(b) = start(None).await else { return };
     // Buff and Green: the man on 18 takes 14 and then 6, both backward.
-    b.new_game("bg", "none", ("nodes", 100), 80).await;
+    b.new_board("bg").await;
     set_fen(&b, "B:W6,14:B18").await;
     assert_eq!(b.state("legal").await, json!(["18x9x2"]));
     b.click_sq(18).await;
@@ -418,7 +430,7 @@ async fn multi_captures_square_by_square_under_both_rules() {
     assert_eq!(b.fen().await, "W:W:B2");
     assert_eq!(b.state("result").await, json!("black wins"));
     // English: men capture forward only; the man on 9 takes 14 and then 22.
-    b.new_game("english", "none", ("nodes", 100), 80).await;
+    b.new_board("english").await;
     set_fen(&b, "B:W6,14:B18").await;
     assert_eq!(b.state("legal").await, json!(["18-22", "18-23"]));
     set_fen(&b, "B:W14,22:B9").await;
@@ -434,12 +446,11 @@ async fn multi_captures_square_by_square_under_both_rules() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn undo_redo_and_jump() {
-    let Some(b) = start(None).await else { return };
-    b.new_game("bg", "none", ("nodes", 100), 80).await;
-    b.click_move("11-15").await;
-    b.at_ply(1).await;
-    b.click_move("22-18").await;
-    b.at_ply(2).await;
+    let Some(b) = start_board("bg").await else {
+        return;
+    };
+    b.play("11-15", 1).await;
+    b.play("22-18", 2).await;
     let two = b.fen().await;
     b.click("#btn-undo").await;
     b.at_ply(1).await;
@@ -460,11 +471,11 @@ async fn undo_redo_and_jump() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn pdn_export_verifies_and_import_replays() {
-    let Some(b) = start(None).await else { return };
-    b.new_game("english", "none", ("nodes", 100), 80).await;
+    let Some(b) = start_board("english").await else {
+        return;
+    };
     for (i, mv) in ["11-15", "23-19", "8-11", "22-17"].iter().enumerate() {
-        b.click_move(mv).await;
-        b.at_ply(i + 1).await;
+        b.play(mv, i + 1).await;
     }
     b.js("(() => { document.querySelector('#record-box').open = true; return true; })()")
         .await;
@@ -519,8 +530,9 @@ async fn pdn_export_verifies_and_import_replays() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn analysis_shows_multipv_lines_and_stops() {
-    let Some(b) = start(None).await else { return };
-    b.new_game("bg", "none", ("nodes", 100), 80).await;
+    let Some(b) = start_board("bg").await else {
+        return;
+    };
     b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()")
         .await;
     b.click("#btn-analyse").await;
@@ -654,7 +666,7 @@ async fn malformed_websocket_messages_get_an_error_and_change_nothing() {
 async fn screenshot_of_an_analysed_middle_game() {
     let Some(b) = start(None).await else { return };
     b.c.set_window_size(1120, 800).await.unwrap();
-    b.new_game("bg", "none", ("nodes", 100), 80).await;
+    b.new_board("bg").await;
     set_fen(
         &b,
         "B:WK8,17,18,19,22,24,26,27,28,30,31:B1,2,3,5,9,10,11,12,14,16,K29",
@@ -689,14 +701,7 @@ async fn latency_from_click_to_reply() {
         b.new_game("bg", "white", ("movetime", 100), 80).await;
         b.at_ply(0).await;
         while times.len() < n && b.state("result").await == json!("ongoing") {
-            let ply = b.state("ply").await.as_u64().unwrap();
-            let mv = b.state("legal[0]").await.as_str().unwrap().to_string();
-            b.click_move(&mv).await;
-            b.until(&format!(
-                "(window.buffgreen.state.ply >= {} || window.buffgreen.state.result !== 'ongoing') && !window.buffgreen.state.thinking",
-                ply + 2
-            ))
-            .await;
+            let ply = b.play_first_legal().await;
             if b.state("ply").await.as_u64().unwrap() == ply + 2 {
                 let ms = b
                     .js("window.buffgreen.renderedAt - window.buffgreen.movedAt")
@@ -721,10 +726,10 @@ async fn latency_from_click_to_reply() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_dead_engine_is_reported_and_restarted() {
-    let Some(b) = start(None).await else { return };
-    b.new_game("bg", "none", ("nodes", 100), 80).await;
-    b.click_move("11-15").await;
-    b.at_ply(1).await;
+    let Some(b) = start_board("bg").await else {
+        return;
+    };
+    b.play("11-15", 1).await;
     let pids = b.engine_pids();
     assert_eq!(pids.len(), 1, "one engine for the one page");
     Command::new("kill")
@@ -743,8 +748,7 @@ async fn a_dead_engine_is_reported_and_restarted() {
     b.until("window.buffgreen.state.dead === null && window.buffgreen.state.legal.length > 0")
         .await;
     assert_eq!(b.state("moves").await, json!(["11-15"]));
-    b.click_move("22-18").await;
-    b.at_ply(2).await;
+    b.play("22-18", 2).await;
     assert_eq!(b.engine_pids().len(), 1);
     b.close().await;
 }
