@@ -175,20 +175,38 @@ fn play(pdn: &Path, names: [&str; 2], extra: &[&str]) -> Output {
     run(&args)
 }
 
+/// Plays the two games of [`play`] with `extra` arguments, which must succeed, into `g.pdn`
+/// in a fresh directory `name`; returns the file's path and text.
+fn played(name: &str, names: [&str; 2], extra: &[&str]) -> (PathBuf, String) {
+    let pdn = scratch(name).join("g.pdn");
+    let out = play(&pdn, names, &[&["--games", "2"][..], extra].concat());
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    (pdn, text)
+}
+
+/// The file `pdn` holds `text`; `why` says what a difference would mean.
+#[track_caller]
+fn assert_holds(pdn: &Path, text: &str, why: &str) {
+    assert_eq!(std::fs::read_to_string(pdn).unwrap(), text, "{why}");
+}
+
+/// The line and column (both from 1) of byte `at` of `text`.
+fn place(text: &str, at: usize) -> (usize, usize) {
+    let line = text[..at].matches('\n').count() + 1;
+    let column = at - text[..at].rfind('\n').map_or(0, |nl| nl + 1) + 1;
+    (line, column)
+}
+
 #[test]
 fn merge_and_resume_check_the_result_tag_against_the_movetext() {
-    let dir = scratch("result");
-    let pdn = dir.join("g.pdn");
-    let out = play(&pdn, ["A", "B"], &["--games", "2"]);
-    assert_eq!(out.status.code(), Some(0));
-    let good = std::fs::read_to_string(&pdn).unwrap();
+    let (pdn, good) = played("result", ["A", "B"], &[]);
     // Game 2's movetext now ends in a draw while its tag keeps the win.
     let last = good.rfind(" 2-0\n").unwrap();
     let bad = format!("{} 1-1\n{}", &good[..last], &good[last + 5..]);
     std::fs::write(&pdn, &bad).unwrap();
-    let line = bad[..last].matches('\n').count() + 1;
     // The marker stands after the space at `last`.
-    let column = last + 1 - bad[..last].rfind('\n').unwrap();
+    let (line, column) = place(&bad, last + 1);
     let p = pdn.display();
     let want = format!(
         "error: {p}:{line}:{column}: PDN game 2: Result tag 2-0 but the movetext ends 1-1\n"
@@ -199,22 +217,14 @@ fn merge_and_resume_check_the_result_tag_against_the_movetext() {
     let resumed = play(&pdn, ["A", "B"], &["--games", "2", "--resume"]);
     assert_eq!(resumed.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&resumed.stderr), want);
-    assert_eq!(
-        std::fs::read_to_string(&pdn).unwrap(),
-        bad,
-        "the PDN changed"
-    );
+    assert_holds(&pdn, &bad, "the PDN changed");
 }
 
 #[test]
 fn a_time_control_that_is_no_duration_is_an_error_not_a_panic() {
-    let dir = scratch("tc");
-    let pdn = dir.join("g.pdn");
-    let out = play(&pdn, ["A", "B"], &["--games", "2"]);
-    assert_eq!(out.status.code(), Some(0));
-    let good = std::fs::read_to_string(&pdn).unwrap();
+    let (pdn, good) = played("tc", ["A", "B"], &[]);
     let at = good.find("[TimeControl").unwrap();
-    let line = good[..at].matches('\n').count() + 1;
+    let (line, _) = place(&good, at);
     let p = pdn.display();
     for value in [
         "movetime=inf",
@@ -242,13 +252,9 @@ fn a_time_control_that_is_no_duration_is_an_error_not_a_panic() {
 /// raw arguments, so a resume played the whole run again.
 #[test]
 fn resume_recognises_its_games_with_quotes_and_backslashes_in_the_tags() {
-    let dir = scratch("escapes");
-    let pdn = dir.join("g.pdn");
     let names = ["'A\"1\\'", "'B\\\"2'"];
     let event = ["--event", "the \"big\" one \\ 2026"];
-    let first = play(&pdn, names, &[&["--games", "2"][..], &event[..]].concat());
-    assert_eq!(first.status.code(), Some(0));
-    let written = std::fs::read_to_string(&pdn).unwrap();
+    let (pdn, written) = played("escapes", names, &event);
     assert!(
         written.starts_with("[Event \"the \\\"big\\\" one \\\\ 2026\"]\n"),
         "{written}"
@@ -269,23 +275,16 @@ fn resume_recognises_its_games_with_quotes_and_backslashes_in_the_tags() {
         "{}",
         String::from_utf8_lossy(&again.stdout)
     );
-    assert_eq!(
-        std::fs::read_to_string(&pdn).unwrap(),
-        written,
-        "games played again"
-    );
+    assert_holds(&pdn, &written, "games played again");
 }
 
 /// Places were found by counting from the start of the file for every token: a 7 MB PDN of
 /// 10,000 games ran for over 8 minutes in `--verify-pdn`. Places are now found in one pass.
 #[test]
 fn a_large_file_is_read_in_one_pass() {
-    let dir = scratch("large");
-    let one = dir.join("one.pdn");
-    let out = play(&one, ["A", "B"], &["--games", "2"]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = std::fs::read_to_string(&one).unwrap().repeat(5000);
-    let big = dir.join("big.pdn");
+    let (one, text) = played("large", ["A", "B"], &[]);
+    let text = text.repeat(5000);
+    let big = one.with_file_name("big.pdn");
     std::fs::write(&big, &text).unwrap();
     let out = run(&["match", "--verify-pdn", big.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
@@ -298,8 +297,7 @@ fn a_large_file_is_read_in_one_pass() {
     std::fs::write(&big, &bad).unwrap();
     let out = run(&["match", "--verify-pdn", big.to_str().unwrap()]);
     let at = bad.find(" ] 2-0").unwrap() + 1;
-    let line = bad[..at].matches('\n').count() + 1;
-    let column = at - bad[..at].rfind('\n').unwrap();
+    let (line, column) = place(&bad, at);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
