@@ -4,6 +4,7 @@
 //! tests/match_memory.rs, which measures the runner's peak memory.
 
 use buffgreen_testkit::assert_contains;
+use buffgreen_testkit::process::outcome;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -37,12 +38,7 @@ fn command(modes: [&str; 2], extra: &[&str]) -> Command {
 
 /// Runs it; exit code, stdout, stderr.
 fn run(modes: [&str; 2], extra: &[&str]) -> (i32, String, String) {
-    let out = command(modes, extra).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    outcome(&mut command(modes, extra))
 }
 
 fn games_in(path: &Path) -> Vec<pdn::PdnGame> {
@@ -218,17 +214,12 @@ fn processes_a_wrapper_starts_end_with_the_match() {
 /// A quiet self-match of the real engine at 30 nodes, drawn after 40 plies, with `options`
 /// for both engines and the arguments `extra`: exit code, stdout, stderr.
 fn self_match(options: &str, extra: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(["match", "--engine", &format!("cmd={BIN} name=a {options}")])
-        .args(["--engine", &format!("cmd={BIN} name=b {options}")])
-        .args(["--nodes", "30", "--adjudicate-draw-after", "40", "--quiet"])
-        .args(extra)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    outcome(
+        Command::new(BIN)
+            .args(["match", "--engine", &format!("cmd={BIN} name=a {options}")])
+            .args(["--engine", &format!("cmd={BIN} name=b {options}")])
+            .args(["--nodes", "30", "--adjudicate-draw-after", "40", "--quiet"])
+            .args(extra),
     )
 }
 

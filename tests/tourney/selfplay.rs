@@ -1,10 +1,12 @@
 //! `buffgreen match` with the real engine: self-play at a tiny node limit writes a PDN that the
 //! library reads back move by move; the command line, rules switches and random openings.
 
+use std::path::Path;
 use std::process::Command;
 
 use buffgreen::board::{GameResult, Rules};
 use buffgreen::types::Color;
+use buffgreen_testkit::process::outcome;
 use buffgreen_tourney::pdn;
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
@@ -16,20 +18,29 @@ fn temp(name: &str) -> std::path::PathBuf {
     dir.join("games.pdn")
 }
 
-/// Runs `buffgreen match` with two copies of the engine; returns exit code, stdout, stderr.
-fn run_match(extra: &[&str]) -> (i32, String, String) {
+/// Runs `buffgreen match` with two copies of the engine, the arguments `words` (split at
+/// spaces) and then `files` as they are (paths may hold spaces); returns exit code, stdout,
+/// stderr.
+fn run_match(words: &str, files: &[&str]) -> (i32, String, String) {
     let a = format!("cmd={BIN} name=alpha option.Seed=1");
     let b = format!("cmd={BIN} name=beta option.Seed=2");
-    let out = Command::new(BIN)
-        .args(["match", "--engine", &a, "--engine", &b])
-        .args(extra)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    outcome(
+        Command::new(BIN)
+            .args(["match", "--engine", &a, "--engine", &b])
+            .args(words.split_whitespace())
+            .args(files),
     )
+}
+
+/// [`run_match`] on the openings of [`DECK`] writing the PDN `path`, which must succeed:
+/// stdout and stderr.
+fn deck_match(words: &str, path: &Path) -> (String, String) {
+    let (code, out, err) = run_match(
+        words,
+        &["--openings", DECK, "--pdn", path.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    (out, err)
 }
 
 /// Reads a PDN file and replays each game; checks the tags every game must have and that a
@@ -76,19 +87,7 @@ fn check_pdn(path: &std::path::Path, rules: Rules) -> Vec<pdn::PdnGame> {
 #[test]
 fn self_play_writes_a_pdn_the_library_replays() {
     let path = temp("bg");
-    let (code, out, err) = run_match(&[
-        "--nodes",
-        "3",
-        "--games",
-        "20",
-        "--openings",
-        DECK,
-        "--concurrency",
-        "2",
-        "--pdn",
-        path.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let (out, err) = deck_match("--nodes 3 --games 20 --concurrency 2", &path);
     assert!(out.starts_with("Games: 20 of 20 in "), "{out}");
     assert!(
         out.contains("limit nodes=3; rules BackwardCapture=true LongKings=true DrawHalfMoves=80\n")
@@ -145,22 +144,11 @@ fn english_rules_and_reproducible_random_openings() {
     let p1 = temp("en1");
     let p2 = temp("en2");
     for p in [&p1, &p2] {
-        let (code, out, err) = run_match(&[
-            "--english",
-            "--nodes",
-            "2",
-            "--games",
-            "6",
-            "--random-plies",
-            "6",
-            "--seed",
-            "9",
-            "--adjudicate-draw-after",
-            "60",
-            "--quiet",
-            "--pdn",
-            p.to_str().unwrap(),
-        ]);
+        let (code, out, err) = run_match(
+            "--english --nodes 2 --games 6 --random-plies 6 --seed 9 \
+             --adjudicate-draw-after 60 --quiet",
+            &["--pdn", p.to_str().unwrap()],
+        );
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("rules BackwardCapture=false LongKings=false DrawHalfMoves=80\n"));
         assert_eq!(err, "");
@@ -176,7 +164,7 @@ fn english_rules_and_reproducible_random_openings() {
     assert!(g1.iter().all(|g| g.tag("GameType") == Some("21")));
     assert_eq!(g1[0].tag("Opening"), g1[1].tag("Opening"));
     assert_ne!(g1[0].tag("Opening"), g1[2].tag("Opening"));
-    let (code, out, _) = run_match(&["--verify-pdn", p1.to_str().unwrap()]);
+    let (code, out, _) = run_match("--verify-pdn", &[p1.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(
         out.contains(": 6 games, ") && out.ends_with(" plies, all legal\n"),
@@ -189,22 +177,22 @@ fn english_rules_and_reproducible_random_openings() {
 
 #[test]
 fn bad_arguments_are_refused() {
-    let (code, _, err) = run_match(&["--games", "2"]);
+    let (code, _, err) = run_match("--games 2", &[]);
     assert_eq!(code, 2);
     assert_eq!(
         err,
         "error: give one of --tc, --movetime and --nodes (or tc=, movetime=, nodes= in every --engine)\n"
     );
-    let (code, _, err) = run_match(&["--nodes", "5", "--movetime", "100"]);
+    let (code, _, err) = run_match("--nodes 5 --movetime 100", &[]);
     assert_eq!(code, 2);
     assert_eq!(
         err,
         "error: give at most one of --tc, --movetime and --nodes\n"
     );
-    let (code, _, err) = run_match(&["--nodes", "0"]);
+    let (code, _, err) = run_match("--nodes 0", &[]);
     assert_eq!(code, 2);
     assert_eq!(err, "error: bad nodes '0': expected a number above 0\n");
-    let (code, _, err) = run_match(&["--tc", "40/"]);
+    let (code, _, err) = run_match("--tc 40/", &[]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error: bad time control '40/'"), "{err}");
     let out = Command::new(BIN)
@@ -297,19 +285,7 @@ fn sprt_stops_strong_against_weak_early() {
 #[test]
 fn losing_games_are_refereed_by_losing_results() {
     let path = temp("losing");
-    let (code, out, err) = run_match(&[
-        "--losing",
-        "--nodes",
-        "3",
-        "--games",
-        "12",
-        "--openings",
-        DECK,
-        "--quiet",
-        "--pdn",
-        path.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let (out, _) = deck_match("--losing --nodes 3 --games 12 --quiet", &path);
     assert!(
         out.contains("rules BackwardCapture=true LongKings=true DrawHalfMoves=80 Losing=true\n"),
         "{out}"
