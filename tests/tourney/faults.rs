@@ -68,6 +68,48 @@ fn t(b: &str, w: &str, r: &str, term: &str) -> (String, String, String, String) 
     (b.into(), w.into(), r.into(), term.into())
 }
 
+/// The only game of a match of the fake engines `[black, white]` (mode, name) with the
+/// arguments `args` (split at spaces) and `--games 1`.
+fn one_game([black, white]: [(&str, &str); 2], args: &str) -> pdn::PdnGame {
+    let (_, mut games) = run(
+        &engine(black.0, black.1),
+        &engine(white.0, white.1),
+        &words(&format!("{args} --games 1")),
+    );
+    assert_eq!(games.len(), 1);
+    games.remove(0)
+}
+
+/// [`one_game`], lost on time by the side `loser` (`Black` or `White`).
+fn lost_on_time(engines: [(&str, &str); 2], args: &str, loser: &str) -> pdn::PdnGame {
+    let g = one_game(engines, args);
+    let (_, _, r, term) = tags(&g);
+    assert_eq!(r, if loser == "Black" { "2-0" } else { "0-2" });
+    assert_starts(
+        &term,
+        &format!("time forfeit: {loser} exceeded its time by "),
+    );
+    g
+}
+
+/// A match of the fake engine in `mode` (named `bad`) against a good one, at 1 node, two
+/// games: `bad` loses both, with the Termination `why` (`COLOUR` standing for its colour).
+fn loses_both_colours(mode: &str, why: &str) -> (tourney::Summary, Vec<pdn::PdnGame>) {
+    let (s, games) = run(
+        &engine(mode, "bad"),
+        &engine("ok", "good"),
+        &["--nodes", "1"],
+    );
+    assert_eq!(
+        games.iter().map(tags).collect::<Vec<_>>(),
+        vec![
+            t("bad", "good", "2-0", &why.replace("COLOUR", "Black")),
+            t("good", "bad", "0-2", &why.replace("COLOUR", "White")),
+        ]
+    );
+    (s, games)
+}
+
 #[test]
 fn fixed_game_ends_by_the_rules_with_both_colours() {
     let (s, games) = run(&engine("ok", "A"), &engine("ok", "B"), &["--nodes", "1"]);
@@ -118,101 +160,56 @@ fn each_engine_may_have_its_own_limit() {
     assert_eq!(games[0].moves.len(), 36);
 }
 
+/// One game (`--games 1`) of two fake engines (mode, name) with the arguments of the row: its
+/// Black, White, Result and Termination tags, and its length in plies where the row gives one.
 #[test]
-fn draw_adjudication() {
-    let (s, games) = run(
-        &engine("ok", "A"),
-        &engine("ok", "B"),
-        &words("--nodes 1 --games 1 --adjudicate-draw-after 10"),
-    );
-    assert_eq!(s.games, 1);
-    assert_eq!(
-        tags(&games[0]),
-        t("A", "B", "1-1", "adjudication: draw after 10 plies")
-    );
-    assert_eq!(games[0].moves.len(), 10);
+fn one_game_ends_by_adjudication_an_illegal_move_or_silence() {
+    let no_reply = "--nodes 1 --reply-timeout 300";
+    let rows = [
+        (
+            ("ok", "A"),
+            ("ok", "B"),
+            "--nodes 1 --adjudicate-draw-after 10",
+            Some(10),
+        ),
+        (("illegal 3", "bad"), ("ok", "good"), "--nodes 1", Some(6)),
+        (("hang", "bad"), ("ok", "good"), no_reply, None),
+        (("ok", "good"), ("noready", "bad"), no_reply, None),
+    ];
+    let want = [
+        t("A", "B", "1-1", "adjudication: draw after 10 plies"),
+        t("bad", "good", "2-0", "illegal move: Black sent '1-5'"),
+        t("bad", "good", "2-0", "no reply: Black sent no bestmove"),
+        t("good", "bad", "0-2", "no reply: White sent no readyok"),
+    ];
+    for ((black, white, args, plies), want) in rows.into_iter().zip(want) {
+        let g = one_game([black, white], args);
+        let row = format!("{black:?} against {white:?}, {args}");
+        assert_eq!(tags(&g), want, "{row}");
+        if let Some(plies) = plies {
+            assert_eq!(g.moves.len(), plies, "{row}");
+        }
+    }
 }
 
 #[test]
 fn illegal_move_loses() {
-    let (_, games) = run(
-        &engine("illegal", "bad"),
-        &engine("ok", "good"),
-        &["--nodes", "1"],
-    );
-    assert_eq!(
-        games.iter().map(tags).collect::<Vec<_>>(),
-        vec![
-            t("bad", "good", "2-0", "illegal move: Black sent '1-5'"),
-            t("good", "bad", "0-2", "illegal move: White sent '1-5'"),
-        ]
-    );
+    let (_, games) = loses_both_colours("illegal", "illegal move: COLOUR sent '1-5'");
     assert_eq!(games[0].moves.len(), 0);
     assert_eq!(games[1].moves, ["9-13"]);
 }
 
 #[test]
-fn illegal_move_later_in_the_game() {
-    let (_, games) = run(
-        &engine("illegal 3", "bad"),
-        &engine("ok", "good"),
-        &["--nodes", "1", "--games", "1"],
-    );
-    assert_eq!(
-        tags(&games[0]),
-        t("bad", "good", "2-0", "illegal move: Black sent '1-5'")
-    );
-    assert_eq!(games[0].moves.len(), 6);
-}
-
-#[test]
 fn crash_loses_and_the_engine_is_restarted() {
-    let (s, games) = run(
-        &engine("crash", "bad"),
-        &engine("ok", "good"),
-        &["--nodes", "1"],
-    );
-    assert_eq!(
-        games.iter().map(tags).collect::<Vec<_>>(),
-        vec![
-            t("bad", "good", "2-0", "crash: Black's engine exited"),
-            t("good", "bad", "0-2", "crash: White's engine exited"),
-        ]
-    );
+    let (s, _) = loses_both_colours("crash", "crash: COLOUR's engine exited");
     assert!(s.table.contains("Faults of bad: crash 2\n"), "{}", s.table);
 }
 
 #[test]
-fn silent_engines_lose_by_no_reply() {
-    let (_, games) = run(
-        &engine("hang", "bad"),
-        &engine("ok", "good"),
-        &["--nodes", "1", "--games", "1", "--reply-timeout", "300"],
-    );
-    assert_eq!(
-        tags(&games[0]),
-        t("bad", "good", "2-0", "no reply: Black sent no bestmove")
-    );
-    let (_, games) = run(
-        &engine("ok", "good"),
-        &engine("noready", "bad"),
-        &["--nodes", "1", "--games", "1", "--reply-timeout", "300"],
-    );
-    assert_eq!(
-        tags(&games[0]),
-        t("good", "bad", "0-2", "no reply: White sent no readyok")
-    );
-}
-
-#[test]
 fn a_stray_bestmove_is_a_protocol_violation() {
-    let (_, games) = run(
-        &engine("double", "bad"),
-        &engine("ok", "good"),
-        &["--nodes", "1", "--games", "1"],
-    );
+    let g = one_game([("double", "bad"), ("ok", "good")], "--nodes 1");
     assert_eq!(
-        tags(&games[0]),
+        tags(&g),
         t(
             "bad",
             "good",
@@ -220,47 +217,30 @@ fn a_stray_bestmove_is_a_protocol_violation() {
             "protocol violation: Black sent 'bestmove 9-13' unasked"
         )
     );
-    assert_eq!(games[0].moves, ["9-13", "23-18"]);
+    assert_eq!(g.moves, ["9-13", "23-18"]);
 }
 
 #[test]
 fn clocks_are_charged_and_a_slow_engine_flags() {
     // 1 s for the game, 0.4 s a move: the third move at the latest oversteps the clock.
-    let (_, games) = run(
-        &engine("ok", "fast"),
-        &engine("slow=0.4", "slow"),
-        &["--tc", "1", "--games", "1"],
-    );
-    let (b, w, r, term) = tags(&games[0]);
-    assert_eq!(
-        (b.as_str(), w.as_str(), r.as_str()),
-        ("fast", "slow", "0-2")
-    );
-    assert_starts(&term, "time forfeit: White exceeded its time by ");
-    let white_moves = games[0].moves.len() / 2;
-    assert!((1..=2).contains(&white_moves), "{:?}", games[0].moves);
-    assert_eq!(games[0].tag("TimeControl"), Some("1"));
+    let g = lost_on_time([("ok", "fast"), ("slow=0.4", "slow")], "--tc 1", "White");
+    let (b, w, _, _) = tags(&g);
+    assert_eq!((b.as_str(), w.as_str()), ("fast", "slow"));
+    let white_moves = g.moves.len() / 2;
+    assert!((1..=2).contains(&white_moves), "{:?}", g.moves);
+    assert_eq!(g.tag("TimeControl"), Some("1"));
 }
 
 #[test]
 fn movetime_overrun_and_silence_under_a_clock_lose_on_time() {
-    let (_, games) = run(
-        &engine("slow=0.3", "slow"),
-        &engine("ok", "fast"),
-        &["--movetime", "50", "--games", "1"],
+    let g = lost_on_time(
+        [("slow=0.3", "slow"), ("ok", "fast")],
+        "--movetime 50",
+        "Black",
     );
-    let (_, _, r, term) = tags(&games[0]);
-    assert_eq!(r, "2-0");
-    assert_starts(&term, "time forfeit: Black exceeded its time by ");
-    assert_eq!(games[0].tag("TimeControl"), Some("movetime=0.05"));
-    let (_, games) = run(
-        &engine("ok", "fast"),
-        &engine("hang", "bad"),
-        &["--tc", "0.3+0.1", "--games", "1"],
-    );
-    let (_, _, r, term) = tags(&games[0]);
-    assert_eq!(r, "0-2");
-    assert_starts(&term, "time forfeit: White exceeded its time by ");
+    assert_eq!(g.tag("TimeControl"), Some("movetime=0.05"));
+    // Silence under a clock.
+    lost_on_time([("ok", "fast"), ("hang", "bad")], "--tc 0.3+0.1", "White");
 }
 
 #[test]
