@@ -40,7 +40,7 @@ fn free_port() -> u16 {
 }
 
 /// [`start`] with the built-in engine, showing a new [`Browser::new_board`] of `rules`.
-pub async fn start_board(rules: &str) -> Option<Browser> {
+pub async fn board(rules: &str) -> Option<Browser> {
     let b = start(None).await?;
     b.new_board(rules).await;
     Some(b)
@@ -377,9 +377,7 @@ async fn a_whole_game_against_the_engine_by_clicks() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_drag_and_drop_move_and_an_illegal_drop() {
-    let Some(b) = start_board("bg").await else {
-        return;
-    };
+    let Some(b) = board("bg").await else { return };
     b.drag(11, 15).await;
     b.at_ply(1).await;
     assert_eq!(
@@ -446,9 +444,7 @@ async fn multi_captures_square_by_square_under_both_rules() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn undo_redo_and_jump() {
-    let Some(b) = start_board("bg").await else {
-        return;
-    };
+    let Some(b) = board("bg").await else { return };
     b.play("11-15", 1).await;
     b.play("22-18", 2).await;
     let two = b.fen().await;
@@ -471,7 +467,7 @@ async fn undo_redo_and_jump() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn pdn_export_verifies_and_import_replays() {
-    let Some(b) = start_board("english").await else {
+    let Some(b) = board("english").await else {
         return;
     };
     for (i, mv) in ["11-15", "23-19", "8-11", "22-17"].iter().enumerate() {
@@ -530,9 +526,7 @@ async fn pdn_export_verifies_and_import_replays() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn analysis_shows_multipv_lines_and_stops() {
-    let Some(b) = start_board("bg").await else {
-        return;
-    };
+    let Some(b) = board("bg").await else { return };
     b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()")
         .await;
     b.click("#btn-analyse").await;
@@ -726,9 +720,7 @@ async fn latency_from_click_to_reply() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_dead_engine_is_reported_and_restarted() {
-    let Some(b) = start_board("bg").await else {
-        return;
-    };
+    let Some(b) = board("bg").await else { return };
     b.play("11-15", 1).await;
     let pids = b.engine_pids();
     assert_eq!(pids.len(), 1, "one engine for the one page");
