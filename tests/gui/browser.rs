@@ -252,8 +252,8 @@ impl Browser {
             .await;
     }
 
-    /// Starts a game of `rules` in which the human plays both sides (the engine at 100
-    /// nodes for analysis, a draw after 80 plies): a board to set up and move on.
+    /// Starts a game of `rules` in which the human plays both sides and the engine only
+    /// analyses, at a small node limit: a board to set up and move on.
     pub async fn new_board(&self, rules: &str) {
         self.new_game(rules, "none", ("nodes", 100), 80).await;
     }
