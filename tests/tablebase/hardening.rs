@@ -97,8 +97,9 @@ fn every_header_field_is_checked_against_the_formats_limits() {
     let cases: [(usize, &[u8], String); 7] = [
         (
             8,
-            &[3, 0, 0, 0],
-            "format version 3, this engine reads versions 1 (plain) and 2 (compressed)".into(),
+            &[4, 0, 0, 0],
+            "format version 4, this engine reads versions 1 (plain), 2 (compressed) and 3 (sparse)"
+                .into(),
         ),
         (
             12,

@@ -180,7 +180,9 @@ fn verify_reports_the_first_inconsistent_entry() {
         wm: 0,
         wk: 2,
     };
-    let mut data = format::read(&bad, m, &Rules::BUFF_AND_GREEN).expect("readable");
+    let mut data = format::read(&bad, m, &Rules::BUFF_AND_GREEN)
+        .expect("readable")
+        .data;
     data[0] = if data[0] == 0 { 1 } else { 0 };
     format::write(&bad, m, &Rules::BUFF_AND_GREEN, &data).expect("writable");
     let (code, out, err) = run(&["tb", "verify", "--dir", bad.to_str().expect("utf-8")]);

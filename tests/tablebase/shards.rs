@@ -9,7 +9,7 @@ use std::process::Command;
 
 use buffgreen::board::Rules;
 use buffgreen::tablebase::plan::levels;
-use buffgreen::tablebase::{Material, Tablebase};
+use buffgreen::tablebase::{format, sparse, Material, Tablebase};
 use buffgreen_testkit::process::succeed;
 
 use crate::tables;
@@ -131,6 +131,14 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
     b.verify().expect("every block checks");
     assert_eq!(b.files().1, Material::slices(4).len());
     for m in Material::slices(4) {
+        // A sparse file restored is the plain file's entries, every byte.
+        let stored = format::read(&built, m, &rules).expect("sparse reads");
+        assert!(stored.sparse, "{m} is sparse");
+        let restored = sparse::restore(m, &rules, stored.data, &b, 2).expect("restores");
+        assert!(
+            restored == format::read(&plain, m, &rules).expect("plain reads").data,
+            "{m} restored differs"
+        );
         for half in m.halves() {
             let ix = buffgreen::tablebase::index::SliceIndex::new(half);
             for i in (0..ix.size()).step_by(97) {

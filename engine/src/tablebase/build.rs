@@ -45,7 +45,7 @@ pub struct BuildOptions {
     pub rules: Rules,
     /// Worker threads.
     pub threads: usize,
-    /// Write compressed files (format version 2) instead of plain ones.
+    /// Write sparse compressed files (format version 3) instead of plain ones.
     pub compress: bool,
     /// Build only one share of one level (see [`crate::tablebase::plan`]); `None`: all.
     pub share: Option<Share>,
@@ -124,7 +124,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         None => Material::slices(opts.pieces),
         Some(share) => plan::share(&opts.dir, opts.pieces, &opts.rules, share)?,
     };
-    let mut store = Store::new(&opts.dir, &opts.rules);
+    let mut store = Store::new(&opts.dir, &opts.rules, opts.threads);
     let mut report = BuildReport::default();
     for (n, &material) in slices.iter().enumerate() {
         let size = SliceIndex::new(material).size();

@@ -31,7 +31,7 @@ pub enum TbCommand {
     Probe(ProbeArgs),
     /// Check every entry against its successors.
     Verify(VerifyArgs),
-    /// Convert the plain tables of a directory to compressed ones, in place.
+    /// Convert the plain tables of a directory to sparse compressed ones, in place.
     Compress(CompressArgs),
     /// Print the build's levels, one line per slice: `LEVEL SLICE`, in dependency order.
     Plan(PlanArgs),
@@ -53,7 +53,7 @@ pub struct BuildArgs {
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
-    /// Write compressed tables (blocks, a checksum per block).
+    /// Write sparse compressed tables (blocks, a checksum per block; format version 3).
     #[arg(long)]
     pub compress: bool,
     /// Build only this level of `tb plan` (the levels below must be built).
@@ -157,7 +157,7 @@ fn run_compress(a: &CompressArgs) -> i32 {
     }) {
         Ok(r) => {
             eprintln!(
-                "compressed {} slices, kept {} compressed ones, {} -> {} bytes, {:.1}s",
+                "compressed {} slices, kept {} sparse ones, {} -> {} bytes, {:.1}s",
                 r.converted,
                 r.kept,
                 r.before,

@@ -1,5 +1,5 @@
-//! The blocks of compressed tables (format version 2): the sequence of entries (both halves,
-//! as a plain file holds them) cut into blocks of [`BLOCK`] entries, each compressed on its
+//! The blocks of compressed tables (format versions 2 and 3): the sequence of entries (both
+//! halves as a plain file holds them, or what a sparse file keeps) cut into blocks of [`BLOCK`] entries, each compressed on its
 //! own with [`CODEC`], so that a probe decompresses one block, never the slice. Each block
 //! carries a checksum of its compressed bytes and its number, checked before it is
 //! decompressed, so a damaged or misplaced block is an error and never a wrong value.

@@ -1,10 +1,11 @@
-//! `tb compress`: plain slice files turned into compressed ones in place, each written under a
-//! temporary name and renamed (as the builder writes), so an interrupted conversion leaves
-//! every file whole, plain or compressed, and running it again finishes the rest.
+//! `tb compress`: plain slice files (and compressed ones of version 2) turned into sparse
+//! compressed ones in place, each written under a temporary name and renamed (as the builder
+//! writes), so an interrupted conversion leaves every file whole, plain or compressed, and
+//! running it again finishes the rest.
 
 use std::path::Path;
 
-use crate::tablebase::format::{self, Layout};
+use crate::tablebase::format;
 use crate::tablebase::{Material, TbError};
 
 /// What a conversion did.
@@ -12,7 +13,7 @@ use crate::tablebase::{Material, TbError};
 pub struct CompressReport {
     /// Files converted now.
     pub converted: usize,
-    /// Files already compressed.
+    /// Files already sparse.
     pub kept: usize,
     /// Bytes of the converted files before.
     pub before: u64,
@@ -20,8 +21,9 @@ pub struct CompressReport {
     pub after: u64,
 }
 
-/// Compresses every plain file of `dir` (each checked whole first: a corrupt file is an
-/// error, never compressed); `on_slice(material, bytes before, bytes after)` after each.
+/// Compresses every file of `dir` that is not sparse yet (each checked whole first: a corrupt
+/// file is an error, never compressed); `on_slice(material, bytes before, bytes after)`
+/// after each.
 pub fn compress_dir(
     dir: &Path,
     on_slice: &mut dyn FnMut(Material, u64, u64),
@@ -33,14 +35,14 @@ pub fn compress_dir(
     format::sweep_temporaries(dir)?;
     let mut report = CompressReport::default();
     for (path, header) in files {
-        if header.layout != Layout::Plain {
+        if header.sparse() {
             report.kept += 1;
             continue;
         }
         let before = std::fs::metadata(&path)
             .map_err(|e| TbError::io(&path, &e))?
             .len();
-        let data = format::read(dir, header.material, &header.rules)?;
+        let data = format::read(dir, header.material, &header.rules)?.data;
         let after = format::write_compressed(dir, header.material, &header.rules, &data)?;
         report.converted += 1;
         report.before += before;

@@ -25,7 +25,7 @@ pub enum TbError {
     #[error("{0}: not a buffgreen tablebase file")]
     Foreign(PathBuf),
     /// The file has another format version.
-    #[error("{path}: format version {found}, this engine reads versions {expected} (plain) and 2 (compressed)")]
+    #[error("{path}: format version {found}, this engine reads versions {expected} (plain), 2 (compressed) and 3 (sparse)")]
     Version {
         /// The file.
         path: PathBuf,

@@ -2,7 +2,7 @@
 //! compressed in blocks.
 //!
 //! Header (little-endian): magic `BGTBASE\x1a` (8 bytes), format version (u32: 1 plain, 2
-//! compressed), rule switches (u32: bit 0 `BackwardCapture`, bit 1 `LongKings`, bit 2
+//! compressed, 3 sparse compressed), rule switches (u32: bit 0 `BackwardCapture`, bit 1 `LongKings`, bit 2
 //! `Losing`), `DrawHalfMoves` (u32), the material of the first half (4 bytes: Black men, Black
 //! kings, White men, White kings), the number of halves (u32: 2, or 1 when the material is its
 //! own mirror), positions per half (u64), a checksum (u64) of the header (with this field
@@ -13,7 +13,9 @@
 //! to move, half 1 its mirror with Black to move (that is, the material with White to move,
 //! turned round). Version 2 cuts that same sequence into blocks of a fixed number of entries,
 //! each compressed on its own (see [`crate::tablebase::compress`]): a block table of one
-//! (end offset, checksum) pair per block, then the compressed blocks back to back.
+//! (end offset, checksum) pair per block, then the compressed blocks back to back. Version 3
+//! is version 2 over half 0's entries only, with fillers at capture positions (see
+//! [`crate::tablebase::sparse`]); the builder and `tb compress` write it.
 //! Entry bytes are [`crate::tablebase::Value::code`]s, read by the header's `Losing` bit.
 //!
 //! Every header field is checked against the format's limits (known version and codec, no
@@ -33,6 +35,7 @@ use crate::tablebase::compress::{self, Codec, BLOCK_ENTRY_LEN};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::MAX_PIECES;
 use crate::tablebase::solve::MAX_DISTANCE;
+use crate::tablebase::sparse;
 use crate::tablebase::{Material, TbError};
 
 /// The first bytes of every slice file.
@@ -41,6 +44,9 @@ pub const MAGIC: [u8; 8] = *b"BGTBASE\x1a";
 pub const VERSION: u32 = 1;
 /// The format version of compressed tables (blocks, a block table, a checksum per block).
 pub const VERSION_COMPRESSED: u32 = 2;
+/// The format version of sparse compressed tables: as version 2, but holding only the
+/// entries a probe cannot work out from others (see [`crate::tablebase::sparse`]).
+pub const VERSION_SPARSE: u32 = 3;
 /// Bytes before the first entry (plain) or the block table (compressed).
 pub const HEADER_LEN: usize = 64;
 /// The file name extension.
@@ -58,12 +64,15 @@ pub fn describe_rules(rules: &Rules) -> String {
 pub enum Layout {
     /// Version 1: one byte per position.
     Plain,
-    /// Version 2: blocks of `block` entries, each compressed by `codec`.
+    /// Version 2 or 3: blocks of `block` entries, each compressed by `codec`.
     Compressed {
         /// Entries per block (a power of two, see [`compress::BLOCK_LIMITS`]).
         block: u32,
         /// The codec of every block.
         codec: Codec,
+        /// Version 3: only half 0 is stored, and the entries of its capture positions are
+        /// fillers (see [`crate::tablebase::sparse`]).
+        sparse: bool,
     },
 }
 
@@ -90,11 +99,25 @@ impl Header {
         u64::from(self.halves) * self.entries
     }
 
+    /// True for a sparse file (version 3).
+    pub fn sparse(&self) -> bool {
+        matches!(self.layout, Layout::Compressed { sparse: true, .. })
+    }
+
+    /// Entries the file holds: every position's, or half 0's in a sparse file.
+    pub fn stored(&self) -> u64 {
+        if self.sparse() {
+            self.entries
+        } else {
+            self.positions()
+        }
+    }
+
     /// Blocks of a compressed file (0 for a plain one).
     pub fn blocks(&self) -> u64 {
         match self.layout {
             Layout::Plain => 0,
-            Layout::Compressed { block, .. } => self.positions().div_ceil(u64::from(block)),
+            Layout::Compressed { block, .. } => self.stored().div_ceil(u64::from(block)),
         }
     }
 
@@ -104,7 +127,8 @@ impl Header {
         h[..8].copy_from_slice(&MAGIC);
         let version = match self.layout {
             Layout::Plain => VERSION,
-            Layout::Compressed { .. } => VERSION_COMPRESSED,
+            Layout::Compressed { sparse: false, .. } => VERSION_COMPRESSED,
+            Layout::Compressed { sparse: true, .. } => VERSION_SPARSE,
         };
         h[8..12].copy_from_slice(&version.to_le_bytes());
         let flags = u32::from(self.rules.backward_capture)
@@ -117,7 +141,7 @@ impl Header {
         h[24..28].copy_from_slice(&self.halves.to_le_bytes());
         h[28..36].copy_from_slice(&self.entries.to_le_bytes());
         h[36..44].copy_from_slice(&self.checksum.to_le_bytes());
-        if let Layout::Compressed { block, codec } = self.layout {
+        if let Layout::Compressed { block, codec, .. } = self.layout {
             h[44..48].copy_from_slice(&block.to_le_bytes());
             h[48..52].copy_from_slice(&codec.id().to_le_bytes());
         }
@@ -153,7 +177,7 @@ impl Header {
             what,
         };
         let version = u32_at(8);
-        if version != VERSION && version != VERSION_COMPRESSED {
+        if ![VERSION, VERSION_COMPRESSED, VERSION_SPARSE].contains(&version) {
             return Err(TbError::Version {
                 path: path.to_path_buf(),
                 found: version,
@@ -193,7 +217,11 @@ impl Header {
             }
             let id = u32_at(48);
             let codec = Codec::from_id(id).ok_or_else(|| bad(format!("unknown codec {id}")))?;
-            Layout::Compressed { block, codec }
+            Layout::Compressed {
+                block,
+                codec,
+                sparse: version == VERSION_SPARSE,
+            }
         };
         let padding = if version == VERSION { 44 } else { 52 };
         if h[padding..HEADER_LEN].iter().any(|&b| b != 0) {
@@ -362,17 +390,20 @@ pub fn write(dir: &Path, material: Material, rules: &Rules, data: &[u8]) -> Resu
     write_file(dir, material, &[&header.bytes(), data])
 }
 
-/// Writes one compressed slice (version 2): `data` holds the halves one after the other.
+/// Writes one sparse compressed slice (version 3): `data` holds every entry of both halves,
+/// of which only those a probe cannot work out are kept (see [`sparse::keep`]).
 pub fn write_compressed(
     dir: &Path,
     material: Material,
     rules: &Rules,
     data: &[u8],
 ) -> Result<u64, TbError> {
-    let (table, blocks) = compress::encode(data, compress::BLOCK, compress::CODEC);
+    let kept = sparse::keep(material, rules, data);
+    let (table, blocks) = compress::encode(&kept, compress::BLOCK, compress::CODEC);
     let layout = Layout::Compressed {
         block: compress::BLOCK,
         codec: compress::CODEC,
+        sparse: true,
     };
     let mut header = header_for(material, rules, data, layout);
     header.checksum = checksum(&header.bytes(), &table);
@@ -390,9 +421,18 @@ pub fn read_header(path: &Path) -> Result<Header, TbError> {
     Header::parse(path, &h)
 }
 
+/// The entries a file holds: every entry of both halves, or (`sparse`) those of a sparse
+/// file, which [`sparse::restore`] completes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stored {
+    /// The entries in the file's order.
+    pub data: Vec<u8>,
+    /// Only half 0, with fillers at capture positions (version 3).
+    pub sparse: bool,
+}
+
 /// Reads and checks the file of `material` in `dir`, plain or compressed (see [`decode`]).
-/// Returns the entries of both halves.
-pub fn read(dir: &Path, material: Material, rules: &Rules) -> Result<Vec<u8>, TbError> {
+pub fn read(dir: &Path, material: Material, rules: &Rules) -> Result<Stored, TbError> {
     let path = path_of(dir, material);
     let bytes = match fs::read(&path) {
         Ok(b) => b,
@@ -408,6 +448,20 @@ pub fn read(dir: &Path, material: Material, rules: &Rules) -> Result<Vec<u8>, Tb
 /// and `rules` and whose length and checksums must match.
 pub fn decode(
     path: &Path,
+    bytes: Vec<u8>,
+    material: Material,
+    rules: &Rules,
+) -> Result<Stored, TbError> {
+    let header = Header::parse(path, &bytes)?;
+    Ok(Stored {
+        data: decode_entries(path, bytes, material, rules)?,
+        sparse: header.sparse(),
+    })
+}
+
+/// The entries [`decode`] returns, without saying whether they are sparse.
+fn decode_entries(
+    path: &Path,
     mut bytes: Vec<u8>,
     material: Material,
     rules: &Rules,
@@ -422,11 +476,11 @@ pub fn decode(
             }
             Ok(bytes.split_off(HEADER_LEN))
         }
-        Layout::Compressed { block, codec } => {
+        Layout::Compressed { block, codec, .. } => {
             let table = block_table(path, &header, &bytes[HEADER_LEN..])?;
             let start = HEADER_LEN + table.len() * BLOCK_ENTRY_LEN;
             let data = &bytes[start..];
-            let total = header.positions();
+            let total = header.stored();
             let mut out = Vec::with_capacity(total as usize);
             let mut begin = 0u64;
             for (b, &(end, sum)) in table.iter().enumerate() {

@@ -35,6 +35,7 @@ pub mod plan;
 pub mod probe;
 mod progress;
 pub mod solve;
+pub mod sparse;
 mod store;
 pub mod unmove;
 pub mod verify;

@@ -16,7 +16,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::board::{fen, has_moves, Position, Rules};
+use crate::board::{fen, has_captures, has_moves, Position, Rules};
 use crate::tablebase::cache::BlockCache;
 use crate::tablebase::checksum::Checksum;
 use crate::tablebase::compress;
@@ -24,6 +24,7 @@ use crate::tablebase::compress::BLOCK_ENTRY_LEN;
 use crate::tablebase::format::{self, Header, Layout, HEADER_LEN};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
+use crate::tablebase::sparse;
 use crate::tablebase::{Material, TbError, Value};
 
 /// Entries per cached block of a plain file: one page.
@@ -118,7 +119,7 @@ impl Slice {
 
     /// Entries in block `b`.
     fn block_size(&self, b: u64) -> usize {
-        let total = self.header.positions();
+        let total = self.header.stored();
         (total - b * u64::from(self.block)).min(u64::from(self.block)) as usize
     }
 
@@ -293,6 +294,10 @@ impl Tablebase {
         } else {
             (1, &slice.halves[1].1)
         };
+        if slice.header.sparse() && (h == 1 || has_captures(pos, &self.rules)) {
+            let code = sparse::derive(pos, &self.rules, |q| self.probe(q).map(Value::code))?;
+            return Ok(Value::from_code(code, self.rules.losing));
+        }
         let g = h as u64 * slice.halves[0].1.size() + index.index(&masks);
         let b = g / u64::from(slice.block);
         let key = (code as u64) << 32 | (b + 1);

@@ -11,7 +11,7 @@ use crate::tablebase::format;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
 use crate::tablebase::solve::STUCK;
-use crate::tablebase::{Material, TbError};
+use crate::tablebase::{sparse, Material, Tablebase, TbError};
 
 /// Where the entries of one material (Black to move) are.
 struct Slot {
@@ -26,16 +26,20 @@ pub(crate) struct Store {
     rules: Rules,
     loaded: HashMap<Material, Arc<Vec<u8>>>,
     slots: Vec<Option<Slot>>,
+    /// Threads that restore a sparse slice.
+    threads: usize,
 }
 
 impl Store {
-    /// An empty store over the files of `dir`, which must be built for `rules`.
-    pub(crate) fn new(dir: &Path, rules: &Rules) -> Store {
+    /// An empty store over the files of `dir`, which must be built for `rules`; a sparse
+    /// slice is restored on `threads` threads.
+    pub(crate) fn new(dir: &Path, rules: &Rules, threads: usize) -> Store {
         Store {
             dir: dir.to_path_buf(),
             rules: *rules,
             loaded: HashMap::new(),
             slots: (0..MATERIAL_CODES).map(|_| None).collect(),
+            threads,
         }
     }
 
@@ -44,7 +48,15 @@ impl Store {
         self.loaded.retain(|m, _| needed.contains(m));
         for &m in needed {
             if !self.loaded.contains_key(&m) {
-                let data = format::read(&self.dir, m, &self.rules)?;
+                let stored = format::read(&self.dir, m, &self.rules)?;
+                let data = if stored.sparse {
+                    // The slices below a sparse one answer through probes (their own sparse
+                    // entries included), with the probes' default block cache.
+                    let below = Tablebase::open(&self.dir, &self.rules)?;
+                    sparse::restore(m, &self.rules, stored.data, &below, self.threads)?
+                } else {
+                    stored.data
+                };
                 self.loaded.insert(m, Arc::new(data));
             }
         }

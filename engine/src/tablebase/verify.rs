@@ -44,7 +44,7 @@ pub fn verify(
     }
     let present: Vec<Material> = files.iter().map(|(_, h)| h.material).collect();
     let limit = distance_limit(rules.draw_half_moves);
-    let mut store = Store::new(dir, &rules);
+    let mut store = Store::new(dir, &rules, threads);
     let mut positions = 0;
     let mut slices = 0;
     for material in Material::slices(MAX_PIECES) {

@@ -53,7 +53,7 @@ fn main() {
     };
     let mut slices = Vec::new();
     for (_, h) in &files {
-        match format::read(&dir, h.material, &h.rules) {
+        match format::read(&dir, h.material, &h.rules).map(|s| s.data) {
             Ok(d) => slices.push(d),
             Err(e) => {
                 eprintln!("error: {e}");

@@ -1,0 +1,147 @@
+//! Sparse tables (format version 3): a compressed file keeps only the entries a probe cannot
+//! work out from other entries by one step of the game.
+//!
+//! - Half 1 (the material with White to move) is not stored: each of its positions is worked
+//!   out from its successors, which are in half 0 of the same slice (a quiet move) or in
+//!   slices below (a capture or a crowning), by the one-step rule the builder uses.
+//! - The entries of half 0's capture positions are not meaningful: a capture is compulsory,
+//!   so every successor of such a position is in a slice below, and its value follows from
+//!   theirs. The file holds a filler there, the entry before it in index order, so that runs
+//!   of equal bytes grow and the blocks compress better.
+//!
+//! What is dropped is worked out exactly as the builder computed it, so a probe's answer and a
+//! slice restored for a build are the same as from a plain file. The cost is a probe of half 1
+//! or of a capture position: one probe per move instead of one (docs/tablebase.md).
+
+use std::sync::Mutex;
+
+use crate::board::{has_captures, MoveList, Position, Rules};
+use crate::tablebase::index::SliceIndex;
+use crate::tablebase::material::Masks;
+use crate::tablebase::solve::{distance_limit, one_step};
+use crate::tablebase::{Material, Tablebase, TbError};
+
+/// The entries a sparse file keeps of a slice whose entries (both halves, one after the
+/// other) are `data`: half 0, with the entry of each capture position replaced by the kept
+/// entry before it.
+pub fn keep(material: Material, rules: &Rules, data: &[u8]) -> Vec<u8> {
+    let index = SliceIndex::new(material);
+    let n = (index.size() as usize).min(data.len());
+    let mut kept = data[..n].to_vec();
+    let mut last = 0u8;
+    for (i, entry) in kept.iter_mut().enumerate() {
+        let capture = index
+            .board(i as u64)
+            .position()
+            .is_some_and(|p| has_captures(&p, rules));
+        if capture {
+            *entry = last;
+        } else {
+            last = *entry;
+        }
+    }
+    kept
+}
+
+/// The value of `pos` worked out from its successors' values, each given by `probe` (the
+/// one-step rule: see [`one_step`]); the first failed probe is the error.
+pub fn derive(
+    pos: &Position,
+    rules: &Rules,
+    mut probe: impl FnMut(&Position) -> Result<u8, TbError>,
+) -> Result<u8, TbError> {
+    let mut failed = None;
+    let mut list = MoveList::new();
+    let value = one_step(
+        pos,
+        rules,
+        distance_limit(rules.draw_half_moves),
+        &mut list,
+        |q, _| {
+            probe(q).unwrap_or_else(|e| {
+                failed.get_or_insert(e);
+                0
+            })
+        },
+    );
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(value.code()),
+    }
+}
+
+/// Every entry of a slice (both halves) from the entries `stored` of its sparse file, the
+/// slices below answered by `below` (the tables of the directory): first the capture
+/// positions of half 0, whose successors are all below, then half 1, whose successors are in
+/// half 0 or below. Runs on `threads` threads.
+pub fn restore(
+    material: Material,
+    rules: &Rules,
+    mut stored: Vec<u8>,
+    below: &Tablebase,
+    threads: usize,
+) -> Result<Vec<u8>, TbError> {
+    let halves: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
+    let n = halves[0].size() as usize;
+    stored.resize(n, 0);
+    let failed = Mutex::new(None);
+    let fail = |e: TbError| {
+        if let Ok(mut f) = failed.lock() {
+            f.get_or_insert(e);
+        }
+    };
+    // Half 0's capture positions.
+    in_parallel(&mut stored, threads, |start, part| {
+        for (k, entry) in part.iter_mut().enumerate() {
+            let Some(pos) = halves[0].board((start + k) as u64).position() else {
+                continue;
+            };
+            if has_captures(&pos, rules) {
+                match derive(&pos, rules, |q| below.probe(q).map(|v| v.code())) {
+                    Ok(code) => *entry = code,
+                    Err(e) => fail(e),
+                }
+            }
+        }
+    });
+    if halves.len() > 1 {
+        let half0 = stored;
+        let mut half1 = vec![0u8; n];
+        in_parallel(&mut half1, threads, |start, part| {
+            for (k, entry) in part.iter_mut().enumerate() {
+                let Some(pos) = halves[1].board((start + k) as u64).position() else {
+                    continue;
+                };
+                let lookup = |q: &Position| {
+                    let masks = Masks::of(q);
+                    if Material::of(&masks) == material {
+                        Ok(half0[halves[0].index(&masks) as usize])
+                    } else {
+                        below.probe(q).map(|v| v.code())
+                    }
+                };
+                match derive(&pos, rules, lookup) {
+                    Ok(code) => *entry = code,
+                    Err(e) => fail(e),
+                }
+            }
+        });
+        stored = half0;
+        stored.extend_from_slice(&half1);
+    }
+    match failed.into_inner().ok().flatten() {
+        Some(e) => Err(e),
+        None => Ok(stored),
+    }
+}
+
+/// Runs `work(start, part)` on `threads` contiguous parts of `data` at once.
+fn in_parallel(data: &mut [u8], threads: usize, work: impl Fn(usize, &mut [u8]) + Sync) {
+    let size = data.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        for (k, part) in data.chunks_mut(size).enumerate() {
+            let work = &work;
+            s.spawn(move || work(k * size, part));
+        }
+    });
+}
