@@ -9,6 +9,7 @@
 //! compressed file, one block decompressed) holds only its own set. The slot evicted is the
 //! one used least recently in the set.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Slots per set.
@@ -94,5 +95,56 @@ impl BlockCache {
         let slot = &mut set.slots[way];
         slot.used = now;
         Ok(slot.data.get(offset).copied().unwrap_or(0))
+    }
+}
+
+/// Values of positions a sparse table does not store (see [`crate::tablebase::sparse`]), once
+/// worked out: such a value takes one probe per move, and the probes of a search or of a
+/// slice being restored ask for the same positions again and again. Direct-mapped, one atomic
+/// word a slot (the key above the value's byte), so threads share it without a lock and a
+/// slot overwritten by another thread is at worst a miss.
+pub struct DerivedCache {
+    slots: Box<[AtomicU64]>,
+}
+
+impl std::fmt::Debug for DerivedCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DerivedCache({} slots)", self.slots.len())
+    }
+}
+
+impl DerivedCache {
+    /// A cache of about `budget` bytes (a power of two of slots, at least 1,024).
+    pub fn new(budget: u64) -> DerivedCache {
+        let n = (budget / 8).clamp(1 << 10, 1 << 26);
+        // The largest power of two that fits the budget.
+        let slots = 1usize << (63 - n.leading_zeros());
+        DerivedCache {
+            slots: (0..slots).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// The bytes the cache takes.
+    pub fn bytes(&self) -> u64 {
+        (self.slots.len() * 8) as u64
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.slots[(h >> 32) as usize & (self.slots.len() - 1)]
+    }
+
+    /// The value stored for `key` (non-zero, below 2^56), if it is there.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<u8> {
+        let word = self.slot(key).load(Ordering::Relaxed);
+        (word >> 8 == key).then_some(word as u8)
+    }
+
+    /// Stores the value `code` for `key` (non-zero, below 2^56).
+    #[inline]
+    pub fn put(&self, key: u64, code: u8) {
+        self.slot(key)
+            .store(key << 8 | u64::from(code), Ordering::Relaxed);
     }
 }

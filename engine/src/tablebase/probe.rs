@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::board::{fen, has_captures, has_moves, Position, Rules};
-use crate::tablebase::cache::BlockCache;
+use crate::tablebase::cache::{BlockCache, DerivedCache};
 use crate::tablebase::checksum::Checksum;
 use crate::tablebase::compress;
 use crate::tablebase::compress::BLOCK_ENTRY_LEN;
@@ -202,6 +202,8 @@ pub struct Tablebase {
     /// The open slices by canonical material code (`None`: no file).
     slots: Vec<Option<Slice>>,
     cache: BlockCache,
+    /// Values worked out for the positions sparse files do not store.
+    derived: DerivedCache,
 }
 
 impl Tablebase {
@@ -233,11 +235,15 @@ impl Tablebase {
             block = block.max(slice.block);
             slots[header.material.code()] = Some(slice);
         }
+        // A quarter of the budget keeps worked-out values when any file is sparse.
+        let sparse = slots.iter().flatten().any(|s| s.header.sparse());
+        let derived = if sparse { cache / 4 } else { 0 };
         Ok(Tablebase {
             rules: *rules,
             max_pieces,
             slots,
-            cache: BlockCache::new(cache, block as usize),
+            cache: BlockCache::new(cache - derived, block as usize),
+            derived: DerivedCache::new(derived),
         })
     }
 
@@ -257,9 +263,10 @@ impl Tablebase {
         self.max_pieces
     }
 
-    /// The most bytes of entries the block cache holds.
+    /// The most bytes the caches hold: blocks of entries, and values worked out for what
+    /// sparse files do not store.
     pub fn cache_capacity(&self) -> u64 {
-        self.cache.capacity()
+        self.cache.capacity() + self.derived.bytes()
     }
 
     /// True when the tables cover `pos`: both sides have a piece and there are at most
@@ -295,7 +302,15 @@ impl Tablebase {
             (1, &slice.halves[1].1)
         };
         if slice.header.sparse() && (h == 1 || has_captures(pos, &self.rules)) {
-            let code = sparse::derive(pos, &self.rules, |q| self.probe(q).map(Value::code))?;
+            let key = 1 + ((code as u64) << 35 | (h as u64) << 34 | index.index(&masks));
+            let code = match self.derived.get(key) {
+                Some(c) => c,
+                None => {
+                    let c = sparse::derive(pos, &self.rules, |q| self.probe(q).map(Value::code))?;
+                    self.derived.put(key, c);
+                    c
+                }
+            };
             return Ok(Value::from_code(code, self.rules.losing));
         }
         let g = h as u64 * slice.halves[0].1.size() + index.index(&masks);

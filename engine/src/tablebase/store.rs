@@ -13,6 +13,10 @@ use crate::tablebase::material::{Masks, MATERIAL_CODES};
 use crate::tablebase::solve::STUCK;
 use crate::tablebase::{sparse, Material, Tablebase, TbError};
 
+/// The caches' budget of the tables that restore sparse slices: larger than a search's, since
+/// a restoration probes every position of a slice.
+const RESTORE_CACHE: u64 = 256 << 20;
+
 /// Where the entries of one material (Black to move) are.
 struct Slot {
     data: Arc<Vec<u8>>,
@@ -46,14 +50,24 @@ impl Store {
     /// Keeps exactly the canonical slices `needed` loaded, reading the missing ones.
     pub(crate) fn require(&mut self, needed: &[Material]) -> Result<(), TbError> {
         self.loaded.retain(|m, _| needed.contains(m));
+        // The slices below a sparse one answer its restoration through probes (their own
+        // sparse entries included), by one set of open tables for this call.
+        let mut below = None;
         for &m in needed {
             if !self.loaded.contains_key(&m) {
                 let stored = format::read(&self.dir, m, &self.rules)?;
                 let data = if stored.sparse {
-                    // The slices below a sparse one answer through probes (their own sparse
-                    // entries included), with the probes' default block cache.
-                    let below = Tablebase::open(&self.dir, &self.rules)?;
-                    sparse::restore(m, &self.rules, stored.data, &below, self.threads)?
+                    if below.is_none() {
+                        below = Some(Tablebase::open_with_cache(
+                            &self.dir,
+                            &self.rules,
+                            RESTORE_CACHE,
+                        )?);
+                    }
+                    let tables = below
+                        .as_ref()
+                        .ok_or_else(|| TbError::Missing(m.to_string()))?;
+                    sparse::restore(m, &self.rules, stored.data, tables, self.threads)?
                 } else {
                     stored.data
                 };
