@@ -23,8 +23,9 @@ use thiserror::Error;
 pub use crate::search::params::{MAX_HASH_MIB, MAX_SEED};
 pub use crate::search::{OptionKind, OptionValue};
 pub use options::{
-    lookup as lookup_option, table as option_table, Effect as OptionEffect, OptionError,
-    OptionSpec, Settings, CLEAR_HASH, EMPTY as EMPTY_OPTION,
+    documented_table as documented_option_table, lookup as lookup_option, table as option_table,
+    tables_default, Effect as OptionEffect, OptionError, OptionSpec, Settings, CLEAR_HASH,
+    EMPTY as EMPTY_OPTION, TABLES_HOME,
 };
 
 use crate::board::fen::{self, FenError};
@@ -162,6 +163,9 @@ pub struct Engine {
     searcher: Option<Searcher>,
     /// The work on the search thread, until it is reaped.
     job: Option<Job>,
+    /// What the engine found at start-up that no command asked about (see
+    /// [`Engine::take_notices`]).
+    notices: Vec<Notice>,
 }
 
 impl Default for Engine {
@@ -172,21 +176,47 @@ impl Default for Engine {
 
 impl Engine {
     /// An engine with default settings at the start position.
+    /// The default tables (`TablebasePath`'s default, see [`tables_default`]) are opened
+    /// for the default rules when their folder holds tables; a folder that cannot be read is
+    /// a [`Notice::TablesOff`] for [`Engine::take_notices`].
     pub fn new() -> Engine {
         let settings = Settings::default();
         let game = Game::new(Position::startpos(), 0, Rules::default());
+        let cache = u64::from(settings.tablebase_cache) << 20;
+        let opened = open_tables(
+            &settings.tablebase_path,
+            game.rules(),
+            cache,
+            Opening::Default,
+        );
+        let (tablebase, notices) = match opened {
+            Ok(tb) => (tb, Vec::new()),
+            Err(e) => (None, vec![Notice::TablesOff(e)]),
+        };
+        let tables = tablebase
+            .clone()
+            .and_then(|tb| Endgame::new(tb, settings.tablebase_pieces))
+            .map(Arc::new);
         Engine {
             // The tree (`Hash` MiB) is made when first needed, at `isready` or the first
             // search: a GUI sets `Hash` after start-up, and the default size would otherwise
             // be allocated (and its pages touched) for nothing.
             searcher: None,
             settings,
-            tablebase: None,
-            tables: None,
+            tablebase,
+            tables,
             game,
             book_file: None,
             job: None,
+            notices,
         }
+    }
+
+    /// What the engine has to say that no command asked about, once: why the default tables
+    /// could not be opened at start-up (a folder that does not exist or holds no tables for
+    /// the rules is not worth a word).
+    pub fn take_notices(&mut self) -> Vec<Notice> {
+        std::mem::take(&mut self.notices)
     }
 
     /// The current settings.
@@ -260,13 +290,18 @@ impl Engine {
             Some(Arc::new(Book::open(&settings.book_file, &rules)?))
         };
         // Opened before anything changes: a refused path leaves every setting as it was.
-        let path_changed = settings.tablebase_path != self.settings.tablebase_path
-            || settings.tablebase_cache != self.settings.tablebase_cache;
+        let path_changed = settings.tablebase_path != self.settings.tablebase_path;
+        let opening = if !path_changed && settings.tablebase_path == tables_default() {
+            Opening::Default
+        } else {
+            Opening::Named
+        };
         let cache = u64::from(settings.tablebase_cache) << 20;
-        let tablebase = if path_changed {
-            open_tables(&settings.tablebase_path, &rules, cache)?
+        let tablebase = if path_changed || settings.tablebase_cache != self.settings.tablebase_cache
+        {
+            open_tables(&settings.tablebase_path, &rules, cache, opening)?
         } else if rules != *self.game.rules() && !settings.tablebase_path.is_empty() {
-            open_tables(&settings.tablebase_path, &rules, cache).unwrap_or_else(|e| {
+            open_tables(&settings.tablebase_path, &rules, cache, opening).unwrap_or_else(|e| {
                 notices.push(Notice::TablesOff(e));
                 None
             })
@@ -600,12 +635,40 @@ impl Drop for Engine {
 /// The tables in `path` for `rules` (none for an empty path), every slice's checksum checked
 /// now, while no search runs: a search then never reads more of a file than the entries it
 /// probes, and a corrupt file refuses the directory here, with the other bad inputs.
-fn open_tables(path: &str, rules: &Rules, cache: u64) -> Result<Option<Arc<Tablebase>>, TbError> {
+/// How the tables of `TablebasePath` are opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Opening {
+    /// A path a `setoption` named (and the same path after a rules change): every file is
+    /// checked whole, and a missing folder is an error.
+    Named,
+    /// The default root, unchanged since start-up: a folder that does not exist or holds no
+    /// tables for the rules means no tables, not an error (the user has built none), and the
+    /// files are checked as they are read rather than whole, so that start-up does not read
+    /// every table the user built.
+    Default,
+}
+
+/// The tables of `path` for `rules` with a block cache of `cache` bytes (`None`: no path, or
+/// a default root without tables).
+fn open_tables(
+    path: &str,
+    rules: &Rules,
+    cache: u64,
+    opening: Opening,
+) -> Result<Option<Arc<Tablebase>>, TbError> {
     if path.is_empty() {
         return Ok(None);
     }
-    let tb = Tablebase::open_with_cache(std::path::Path::new(path), rules, cache)?;
-    tb.verify()?;
+    let tb = match Tablebase::open_with_cache(std::path::Path::new(path), rules, cache) {
+        Ok(tb) => tb,
+        Err(TbError::NoDirectory(_) | TbError::Empty(_)) if opening == Opening::Default => {
+            return Ok(None)
+        }
+        Err(e) => return Err(e),
+    };
+    if opening == Opening::Named {
+        tb.verify()?;
+    }
     Ok(Some(Arc::new(tb)))
 }
 

@@ -4,10 +4,13 @@
 //! Names are matched case-insensitively; values are checked against the table before anything
 //! changes, so a refused value leaves every setting as it was.
 
+use std::sync::OnceLock;
+
 use thiserror::Error;
 
 use crate::board::{Notation, Rules};
 use crate::search::{OptionKind, OptionValue, SearchConfig};
+use crate::tablebase::home;
 use crate::tablebase::material::MAX_PIECES;
 
 /// Every setting an option can change besides the rules (which belong to the game): the
@@ -21,7 +24,8 @@ pub struct Settings {
     pub ponder: bool,
     /// How moves are written in replies (option `Notation`).
     pub notation: Notation,
-    /// The `TablebasePath` option: the directory of the endgame tables (empty: none).
+    /// The `TablebasePath` option: the directory of the endgame tables (empty: none; by
+    /// default the root of the default tables, [`tables_default`]).
     pub tablebase_path: String,
     /// The `TablebasePieces` option: positions of at most this many pieces are probed
     /// (0: none; above what the tables hold: all they hold).
@@ -39,7 +43,7 @@ impl Default for Settings {
         Settings {
             config: SearchConfig::default(),
             ponder: false,
-            tablebase_path: String::new(),
+            tablebase_path: tables_default().to_string(),
             tablebase_pieces: MAX_PIECES,
             tablebase_cache: TABLEBASE_CACHE_MIB,
             notation: Notation::Numeric,
@@ -156,6 +160,24 @@ pub const OWN_BOOK: bool = false;
 /// ([`DEFAULT_CACHE`](crate::tablebase::probe::DEFAULT_CACHE)).
 pub const TABLEBASE_CACHE_MIB: u32 = (crate::tablebase::probe::DEFAULT_CACHE >> 20) as u32;
 
+/// `TablebasePath`'s default as protocol.md writes it, whatever the machine: the root of the
+/// default tables (see [`home::default_root`]). [`table`] announces this machine's path
+/// instead, [`tables_default`].
+pub const TABLES_HOME: &str = "<data folder>/buffgreen/tables";
+
+/// `TablebasePath`'s default on this machine: the root of the default tables, where
+/// `tb build` writes without `--dir`, found once per process; empty when there is none (no
+/// data folder, `BUFFGREEN_TABLES` empty, or a path that is not UTF-8, which a text protocol
+/// cannot name).
+pub fn tables_default() -> &'static str {
+    static ROOT: OnceLock<String> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        home::default_root()
+            .and_then(|p| p.into_os_string().into_string().ok())
+            .unwrap_or_default()
+    })
+}
+
 /// The name of the button that empties the search tree.
 pub const CLEAR_HASH: &str = "Clear Hash";
 
@@ -169,7 +191,7 @@ const ROWS: &[OptionSpec] = &[
     spin("DrawHalfMoves", RULES.draw_half_moves as i64, 1000, |_, r, n| r.draw_half_moves = int(n)),
     check("Losing", RULES.losing, |_, r, b| r.losing = b),
     special("", OptionKind::Button, Effect::Knobs),
-    text("TablebasePath", "", |s, _, t| s.tablebase_path = t),
+    text("TablebasePath", TABLES_HOME, |s, _, t| s.tablebase_path = t),
     spin("TablebasePieces", MAX_PIECES as i64, MAX_PIECES as i64, |s, _, n| s.tablebase_pieces = int(n)),
     spin("TablebaseCache", TABLEBASE_CACHE_MIB as i64, 65536, |s, _, n| s.tablebase_cache = int(n)),
     check("OwnBook", OWN_BOOK, |s, _, b| s.own_book = b),
@@ -243,8 +265,28 @@ fn int<T: TryFrom<i64> + Default>(n: i64) -> T {
 }
 
 /// The option table, in the order `uci` announces it: the rules, the search's knobs, the
-/// endgame tables, the book, `Ponder`, `Notation`, `Clear Hash`.
+/// endgame tables, the book, `Ponder`, `Notation`, `Clear Hash`; with this machine's defaults
+/// (`TablebasePath`'s is [`tables_default`]).
 pub fn table() -> Vec<OptionSpec> {
+    documented_table()
+        .into_iter()
+        .map(|row| match row.kind {
+            OptionKind::String {
+                default: TABLES_HOME,
+            } => OptionSpec {
+                kind: OptionKind::String {
+                    default: tables_default(),
+                },
+                ..row
+            },
+            _ => row,
+        })
+        .collect()
+}
+
+/// The option table as protocol.md documents it: [`table`] with a machine's defaults written
+/// as they are on any machine (`TablebasePath`'s is [`TABLES_HOME`]).
+pub fn documented_table() -> Vec<OptionSpec> {
     let mut table = Vec::new();
     for row in ROWS {
         match row.effect {

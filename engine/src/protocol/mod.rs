@@ -132,9 +132,14 @@ impl Session {
             self.out.note(&format!("debug: command {cmd:?}"));
         }
         match cmd {
-            Command::Uci => self
-                .out
-                .lines(&output::uci_lines(&crate::engine::option_table())),
+            Command::Uci => {
+                self.out
+                    .lines(&output::uci_lines(&crate::engine::option_table()));
+                // After `uciok`: a GUI reads the options up to it and takes any line later.
+                for notice in self.engine.take_notices() {
+                    self.out.line(&format!("info string {notice}"));
+                }
+            }
             Command::IsReady => {
                 self.run_queued();
                 // The tree is made now unless a search uses it: the answer never waits.
