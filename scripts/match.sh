@@ -8,6 +8,8 @@
 # default) twice (colours reversed) at 10 s + 0.1 s per game on two workers, stopping early by SPRT (elo0=0 elo1=10). Games go to
 # target/match.pdn, which is then replayed and checked. Extra arguments are passed on and
 # override the defaults (e.g. -- --tc 2+0.02 --games 100, or --nodes 2000 instead of a clock).
+# Both play without endgame tables (TablebasePath <empty>), so that tables a user built in the
+# data folder, which the engine finds by default, never favour one side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:-main}
@@ -26,7 +28,7 @@ done
 target/release/buffgreen match \
     --engine "cmd=target/release/buffgreen name=new" \
     --engine "cmd=target/buffgreen-base name=$base" \
-    --each "option.Threads=1 option.Hash=64" \
+    --each "option.Threads=1 option.Hash=64 option.TablebasePath=<empty>" \
     "${limit[@]}" --concurrency 2 \
     --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
     --pdn target/match.pdn "$@"

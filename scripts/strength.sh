@@ -15,7 +15,8 @@
 # sets the games played at once. THREADS (default 1) sets our search threads; with more than
 # one, CONCURRENCY defaults to 1, so that our threads have the machine's cores to themselves
 # (the baseline is limited by iterations, not time, and keeps one thread). Games go to
-# target/strength.pdn, which is replayed and checked afterwards.
+# target/strength.pdn, which is replayed and checked afterwards. Ours plays without endgame
+# tables (TablebasePath <empty>), as the baseline does, wherever tables are built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rules=()
@@ -34,7 +35,7 @@ if [ "$threads" -gt 1 ]; then concurrency=${CONCURRENCY:-1}; else concurrency=${
 "$bin" match \
     --engine "cmd=$bin name=buffgreen movetime=20 option.MoveOverhead=0 option.Threads=$threads" \
     --engine "cmd=$bin name=baseline nodes=20000 option.PlainUct=true" \
-    --each "option.Threads=1 option.Hash=64" \
+    --each "option.Threads=1 option.Hash=64 option.TablebasePath=<empty>" \
     --concurrency "$concurrency" "${rules[@]}" \
     --time-margin 50 --pdn target/strength.pdn "$@"
 "$bin" match --verify-pdn target/strength.pdn
