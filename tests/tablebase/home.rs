@@ -186,7 +186,9 @@ fn the_hub_dialect_finds_the_default_tables_too() {
     let squares: String = squares.iter().collect();
     let hub = |set: &str| {
         let mut e = Engine::spawn(Command::new(BIN).arg("hub").env(TABLES_ENV, root));
-        e.send(&format!("hub\n{set}init\npos pos=W{squares}\nlevel nodes=50\ngo"));
+        e.send(&format!(
+            "hub\n{set}init\npos pos=W{squares}\nlevel nodes=50\ngo"
+        ));
         let lines = e.recv_until(|l| l.starts_with("done"));
         e.quit_ok();
         lines

@@ -463,6 +463,31 @@ mod tests {
     }
 
     #[test]
+    fn tablebase_path_defaults_to_this_machines_tables_home() {
+        let (doc, this) = (documented_table(), table());
+        assert_eq!(doc.len(), this.len());
+        for (d, t) in doc.iter().zip(&this) {
+            let want = match d.kind {
+                OptionKind::String {
+                    default: TABLES_HOME,
+                } => OptionKind::String {
+                    default: tables_default(),
+                },
+                kind => kind,
+            };
+            assert_eq!((d.name, want), (t.name, t.kind));
+        }
+        let row = doc.iter().find(|o| o.name == "TablebasePath");
+        assert_eq!(
+            row.map(|o| o.kind),
+            Some(OptionKind::String {
+                default: TABLES_HOME
+            })
+        );
+        assert_eq!(Settings::default().tablebase_path, tables_default());
+    }
+
+    #[test]
     fn refusals_say_why() {
         let (mut s, mut r) = (Settings::default(), Rules::default());
         assert_eq!(
