@@ -64,6 +64,11 @@ pub enum Event {
         material: Material,
         /// Positions in it (both sides to move).
         positions: u64,
+        /// Positions of the slices before it in the build (kept or built): how far the
+        /// build is, with `total`.
+        before: u64,
+        /// Positions of every slice of the build.
+        total: u64,
     },
     /// A slice file is already there and passes its checks: kept.
     Kept {
@@ -126,9 +131,13 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
     };
     let mut store = Store::new(&opts.dir, &opts.rules, opts.threads);
     let mut report = BuildReport::default();
+    let positions = |m: Material| SliceIndex::new(m).size() * m.halves().len() as u64;
+    let total = slices.iter().map(|&m| positions(m)).sum();
+    let mut before = 0;
     for (n, &material) in slices.iter().enumerate() {
         let size = SliceIndex::new(material).size();
         let halves = material.halves().len() as u64;
+        before += if n == 0 { 0 } else { positions(slices[n - 1]) };
         let path = format::path_of(&opts.dir, material);
         if format::read(&opts.dir, material, &opts.rules).is_ok() {
             report.kept += 1;
@@ -141,6 +150,8 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
             of: slices.len(),
             material,
             positions: halves * size,
+            before,
+            total,
         });
         let started = Instant::now();
         store.require(&zeroing_targets(material))?;

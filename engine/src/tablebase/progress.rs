@@ -38,9 +38,15 @@ impl Progress {
                 of,
                 material,
                 positions,
+                before,
+                total,
             } => {
                 self.slice = Some((number, of, material));
-                let _ = writeln!(err, "[{number}/{of}] {material}: {positions} positions");
+                let done = 100.0 * before as f64 / total.max(1) as f64;
+                let _ = writeln!(
+                    err,
+                    "[{number}/{of}] {material}: {positions} positions ({done:.1}% of the build's positions done)"
+                );
             }
             Event::Progress { pass, done, total } => {
                 let now = Instant::now();
