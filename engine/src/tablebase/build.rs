@@ -161,7 +161,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         let data = solve_slice(material, &opts.rules, &store, opts.threads, on_event)?;
         let counts = count(&data, opts.rules.losing);
         let bytes = if opts.compress {
-            format::write_compressed(&opts.dir, material, &opts.rules, &data)?
+            format::write_compressed(&opts.dir, material, &opts.rules, &data, opts.threads)?
         } else {
             format::write(&opts.dir, material, &opts.rules, &data)?
         };

@@ -82,6 +82,9 @@ pub struct CompressArgs {
     /// Directory of the slice files.
     #[arg(long)]
     pub dir: PathBuf,
+    /// Worker threads (default: one per CPU).
+    #[arg(long)]
+    pub threads: Option<u32>,
 }
 
 /// `tb plan`.
@@ -149,12 +152,16 @@ pub fn run(args: &TbArgs) -> i32 {
 
 fn run_compress(a: &CompressArgs) -> i32 {
     let started = Instant::now();
-    match crate::tablebase::convert::compress_dir(&a.dir, &mut |m, before, after| {
-        eprintln!(
-            "{m}: {before} -> {after} bytes ({:.1}%)",
-            100.0 * after as f64 / before.max(1) as f64
-        );
-    }) {
+    match crate::tablebase::convert::compress_dir(
+        &a.dir,
+        threads(a.threads),
+        &mut |m, before, after| {
+            eprintln!(
+                "{m}: {before} -> {after} bytes ({:.1}%)",
+                100.0 * after as f64 / before.max(1) as f64
+            );
+        },
+    ) {
         Ok(r) => {
             eprintln!(
                 "compressed {} slices, kept {} sparse ones, {} -> {} bytes, {:.1}s",

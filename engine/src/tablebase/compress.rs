@@ -56,25 +56,44 @@ pub fn block_checksum(b: u64, raw: &[u8]) -> u64 {
     checksum(&b.to_le_bytes(), raw)
 }
 
-/// Compresses `data` in blocks of `block` entries: returns the block table (per block, the
-/// end offset of its bytes after the table, and its checksum) and the blocks.
-pub fn encode(data: &[u8], block: u32, codec: Codec) -> (Vec<u8>, Vec<u8>) {
+/// Compresses `data` in blocks of `block` entries on `threads` threads: returns the block
+/// table (per block, the end offset of its bytes after the table, and its checksum) and the
+/// blocks. The bytes do not depend on the number of threads.
+pub fn encode(data: &[u8], block: u32, codec: Codec, threads: usize) -> (Vec<u8>, Vec<u8>) {
     let Codec::Zstd = codec;
     let chunks: Vec<&[u8]> = data.chunks(block as usize).collect();
+    let per = chunks.len().div_ceil(threads.max(1)).max(1);
+    let packed: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let parts: Vec<_> = chunks
+            .chunks(per)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut compressor = zstd::bulk::Compressor::new(LEVEL).ok();
+                    part.iter()
+                        .map(|chunk| {
+                            // Compressing into memory fails only for want of memory; then the
+                            // block is compressed at the fastest level.
+                            compressor
+                                .as_mut()
+                                .and_then(|c| c.compress(chunk).ok())
+                                .or_else(|| zstd::bulk::compress(chunk, 1).ok())
+                                .unwrap_or_default()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
     let mut table = Vec::with_capacity(chunks.len() * BLOCK_ENTRY_LEN);
-    let mut out = Vec::new();
-    let mut compressor = zstd::bulk::Compressor::new(LEVEL).ok();
-    for (b, chunk) in chunks.iter().enumerate() {
-        // Compressing into memory fails only for want of memory; then the block is stored
-        // as zstd's raw block would be, by compressing at the fastest level.
-        let raw = compressor
-            .as_mut()
-            .and_then(|c| c.compress(chunk).ok())
-            .or_else(|| zstd::bulk::compress(chunk, 1).ok())
-            .unwrap_or_default();
-        out.extend_from_slice(&raw);
+    let mut out = Vec::with_capacity(packed.iter().map(Vec::len).sum());
+    for (b, raw) in packed.iter().enumerate() {
+        out.extend_from_slice(raw);
         table.extend_from_slice(&(out.len() as u64).to_le_bytes());
-        table.extend_from_slice(&block_checksum(b as u64, &raw).to_le_bytes());
+        table.extend_from_slice(&block_checksum(b as u64, raw).to_le_bytes());
     }
     (table, out)
 }

@@ -23,9 +23,10 @@ pub struct CompressReport {
 
 /// Compresses every file of `dir` that is not sparse yet (each checked whole first: a corrupt
 /// file is an error, never compressed); `on_slice(material, bytes before, bytes after)`
-/// after each.
+/// after each; the work of each file runs on `threads` threads.
 pub fn compress_dir(
     dir: &Path,
+    threads: usize,
     on_slice: &mut dyn FnMut(Material, u64, u64),
 ) -> Result<CompressReport, TbError> {
     let files = format::scan(dir)?;
@@ -43,7 +44,7 @@ pub fn compress_dir(
             .map_err(|e| TbError::io(&path, &e))?
             .len();
         let data = format::read(dir, header.material, &header.rules)?.data;
-        let after = format::write_compressed(dir, header.material, &header.rules, &data)?;
+        let after = format::write_compressed(dir, header.material, &header.rules, &data, threads)?;
         report.converted += 1;
         report.before += before;
         report.after += after;

@@ -391,15 +391,17 @@ pub fn write(dir: &Path, material: Material, rules: &Rules, data: &[u8]) -> Resu
 }
 
 /// Writes one sparse compressed slice (version 3): `data` holds every entry of both halves,
-/// of which only those a probe cannot work out are kept (see [`sparse::keep`]).
+/// of which only those a probe cannot work out are kept (see [`sparse::keep`]); the work
+/// runs on `threads` threads.
 pub fn write_compressed(
     dir: &Path,
     material: Material,
     rules: &Rules,
     data: &[u8],
+    threads: usize,
 ) -> Result<u64, TbError> {
-    let kept = sparse::keep(material, rules, data);
-    let (table, blocks) = compress::encode(&kept, compress::BLOCK, compress::CODEC);
+    let kept = sparse::keep(material, rules, data, threads);
+    let (table, blocks) = compress::encode(&kept, compress::BLOCK, compress::CODEC, threads);
     let layout = Layout::Compressed {
         block: compress::BLOCK,
         codec: compress::CODEC,

@@ -23,18 +23,22 @@ use crate::tablebase::{Material, Tablebase, TbError};
 
 /// The entries a sparse file keeps of a slice whose entries (both halves, one after the
 /// other) are `data`: half 0, with the entry of each capture position replaced by the kept
-/// entry before it.
-pub fn keep(material: Material, rules: &Rules, data: &[u8]) -> Vec<u8> {
+/// entry before it. The capture positions are found on `threads` threads.
+pub fn keep(material: Material, rules: &Rules, data: &[u8], threads: usize) -> Vec<u8> {
     let index = SliceIndex::new(material);
     let n = (index.size() as usize).min(data.len());
+    // One flag a position, 1 for a capture position.
+    let mut captures = vec![0u8; n];
+    in_parallel(&mut captures, threads, |start, part| {
+        for (k, flag) in part.iter_mut().enumerate() {
+            let pos = index.board((start + k) as u64).position();
+            *flag = u8::from(pos.is_some_and(|p| has_captures(&p, rules)));
+        }
+    });
     let mut kept = data[..n].to_vec();
     let mut last = 0u8;
-    for (i, entry) in kept.iter_mut().enumerate() {
-        let capture = index
-            .board(i as u64)
-            .position()
-            .is_some_and(|p| has_captures(&p, rules));
-        if capture {
+    for (entry, &capture) in kept.iter_mut().zip(&captures) {
+        if capture == 1 {
             *entry = last;
         } else {
             last = *entry;
