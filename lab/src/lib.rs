@@ -1,0 +1,3 @@
+//! Library code shared by the lab's harnesses and their tests.
+
+pub mod ending;
