@@ -277,3 +277,43 @@ fn another_engine_program_gives_the_same_lines_as_the_search_here() {
         "FAIL short          default  played none       bm 9x18x25\nSolved: 0/1 (nodes 20000)\n"
     );
 }
+
+#[test]
+fn tables_here_give_the_lines_of_an_engine_given_the_same_tables() {
+    let dir = scratch("tables");
+    let tb = dir.join("tb");
+    let built = Command::new(BIN)
+        .args("tb build --pieces 3 --threads 2 --dir".split(' '))
+        .arg(&tb)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/suites/tactics.txt");
+    let tb = tb.to_string_lossy();
+    let here = Command::new(BIN)
+        .args(["suite", "--nodes", "300", "--tables", &tb, file])
+        .output()
+        .unwrap();
+    let there = Command::new(BIN)
+        .args(["suite", "--nodes", "300", "--engine"])
+        .arg(format!("cmd={BIN} option.TablebasePath={tb}"))
+        .arg(file)
+        .output()
+        .unwrap();
+    // The English lines have no tables there: said once, searched without, as the engine does.
+    assert_eq!(
+        stderr(&here),
+        format!("warning: --tables {tb}: {tb}/b0m1k-w0m1k.bgtb: built for BackwardCapture=true LongKings=true DrawHalfMoves=80, not BackwardCapture=false LongKings=false DrawHalfMoves=80; its positions are searched without tables\n")
+    );
+    assert_eq!(stdout(&here), stdout(&there));
+    assert_eq!(stdout(&here).lines().count(), 21);
+    // A folder that is not there is one error before anything is searched.
+    let o = suite(
+        "no-tables",
+        "B:W14,22,30:B9 ; bm 9x25\n",
+        &["--tables", "nowhere"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "error: --tables nowhere: no such directory\n");
+}

@@ -15,6 +15,8 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
@@ -26,7 +28,10 @@ use crate::spec::EngineSpec;
 use crate::tc::Limit;
 use buffgreen::board::{fen, notation, Game, Position, Rules};
 use buffgreen::cli::RuleFlags;
+use buffgreen::search::tables::Endgame;
 use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
+use buffgreen::tablebase::material::MAX_PIECES;
+use buffgreen::tablebase::Tablebase;
 use buffgreen::tools::files::{check_outputs, Role};
 use buffgreen::types::Move;
 
@@ -82,6 +87,11 @@ pub struct SuiteArgs {
     /// id, rules, fen, bm, played, solved, nodes) and `solved`, `total`, `limit`.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    /// Endgame tables the search in this process probes (as `TablebasePath`: a folder of
+    /// tables, or a root with one sub-folder per rule setting); none without it. With
+    /// `--engine`, give `option.TablebasePath=` instead.
+    #[arg(long, value_name = "DIR", conflicts_with = "engine")]
+    pub tables: Option<String>,
 }
 
 /// Default iterations per position.
@@ -210,6 +220,32 @@ impl Outcome {
     /// Whether the move played is one of `entry`'s best moves.
     pub fn solved(&self, entry: &Entry) -> bool {
         self.played.is_some_and(|m| entry.best.contains(&m))
+    }
+}
+
+/// The tables of `--tables` for each rule setting met so far, each opened (and every file
+/// checked) once; a rule setting whose tables cannot be opened is said once on stderr and
+/// searched without tables, as the engine plays on after a rules change.
+#[derive(Default)]
+struct Tables {
+    opened: Vec<(Rules, Option<Arc<Endgame>>)>,
+}
+
+impl Tables {
+    /// The tables of `dir` for `rules`, if they open.
+    fn of(&mut self, dir: &str, rules: &Rules) -> Option<Arc<Endgame>> {
+        if let Some((_, t)) = self.opened.iter().find(|(r, _)| r == rules) {
+            return t.clone();
+        }
+        let opened = Tablebase::open(Path::new(dir), rules)
+            .and_then(|tb| tb.verify().map(|()| tb))
+            .map(|tb| Endgame::new(Arc::new(tb), MAX_PIECES).map(Arc::new));
+        let t = opened.unwrap_or_else(|e| {
+            eprintln!("warning: --tables {dir}: {e}; its positions are searched without tables");
+            None
+        });
+        self.opened.push((*rules, t.clone()));
+        t
     }
 }
 
@@ -392,16 +428,26 @@ pub fn run(a: &SuiteArgs) -> i32 {
         }
         None => None,
     };
+    if let Some(dir) = a.tables.as_deref().filter(|d| !Path::new(d).is_dir()) {
+        eprintln!("error: --tables {dir}: no such directory");
+        return EXIT_ERROR;
+    }
     let limit_text = limit_text(engine.as_ref().map_or(limit, |e| e.limit));
     let limits = limits_of(limit);
     let mut searcher = engine.is_none().then(|| Searcher::new(&config));
+    let mut tables = Tables::default();
     let mut solved = 0;
     let mut records = Vec::new();
     let mut out = std::io::stdout().lock();
     for entry in &entries {
         let o = match engine.as_mut().map(|e| e.search(entry)) {
             None => match searcher.as_mut() {
-                Some(searcher) => search(entry, searcher, &limits),
+                Some(searcher) => {
+                    if let Some(dir) = &a.tables {
+                        searcher.set_tables(tables.of(dir, &entry.rules));
+                    }
+                    search(entry, searcher, &limits)
+                }
                 None => Outcome {
                     played: None,
                     nodes: None,
