@@ -134,7 +134,8 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
         // A sparse file restored is the plain file's entries, every byte.
         let stored = format::read(&built, m, &rules).expect("sparse reads");
         assert!(stored.sparse, "{m} is sparse");
-        let restored = sparse::restore(m, &rules, stored.data, &b, 2).expect("restores");
+        let below = |q: &buffgreen::board::Position| b.probe(q).map(|v| v.code());
+        let restored = sparse::restore(m, &rules, stored.data, &below, 2).expect("restores");
         assert!(
             restored == format::read(&plain, m, &rules).expect("plain reads").data,
             "{m} restored differs"

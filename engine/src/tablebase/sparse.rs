@@ -19,7 +19,7 @@ use crate::board::{has_captures, MoveList, Position, Rules};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::Masks;
 use crate::tablebase::solve::{distance_limit, one_step};
-use crate::tablebase::{Material, Tablebase, TbError};
+use crate::tablebase::{Material, TbError};
 
 /// The entries a sparse file keeps of a slice whose entries (both halves, one after the
 /// other) are `data`: half 0, with the entry of each capture position replaced by the kept
@@ -75,14 +75,14 @@ pub fn derive(
 }
 
 /// Every entry of a slice (both halves) from the entries `stored` of its sparse file, the
-/// slices below answered by `below` (the tables of the directory): first the capture
-/// positions of half 0, whose successors are all below, then half 1, whose successors are in
-/// half 0 or below. Runs on `threads` threads.
+/// entries of the slices below given by `below` (probes of the directory's tables): first
+/// the capture positions of half 0, whose successors are all below, then half 1, whose
+/// successors are in half 0 or below. Runs on `threads` threads.
 pub fn restore(
     material: Material,
     rules: &Rules,
     mut stored: Vec<u8>,
-    below: &Tablebase,
+    below: &(dyn Fn(&Position) -> Result<u8, TbError> + Sync),
     threads: usize,
 ) -> Result<Vec<u8>, TbError> {
     let halves: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
@@ -101,7 +101,7 @@ pub fn restore(
                 continue;
             };
             if has_captures(&pos, rules) {
-                match derive(&pos, rules, |q| below.probe(q).map(|v| v.code())) {
+                match derive(&pos, rules, below) {
                     Ok(code) => *entry = code,
                     Err(e) => fail(e),
                 }
@@ -121,7 +121,7 @@ pub fn restore(
                     if Material::of(&masks) == material {
                         Ok(half0[halves[0].index(&masks) as usize])
                     } else {
-                        below.probe(q).map(|v| v.code())
+                        below(q)
                     }
                 };
                 match derive(&pos, rules, lookup) {

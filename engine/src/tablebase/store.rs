@@ -11,7 +11,7 @@ use crate::tablebase::format;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
 use crate::tablebase::solve::STUCK;
-use crate::tablebase::{sparse, Material, Tablebase, TbError};
+use crate::tablebase::{sparse, Material, Tablebase, TbError, Value};
 
 /// The caches' budget of the tables that restore sparse slices: larger than a search's, since
 /// a restoration probes every position of a slice.
@@ -67,7 +67,8 @@ impl Store {
                     let tables = below
                         .as_ref()
                         .ok_or_else(|| TbError::Missing(m.to_string()))?;
-                    sparse::restore(m, &self.rules, stored.data, tables, self.threads)?
+                    let probe = |q: &Position| tables.probe(q).map(Value::code);
+                    sparse::restore(m, &self.rules, stored.data, &probe, self.threads)?
                 } else {
                     stored.data
                 };
