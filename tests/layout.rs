@@ -2,7 +2,8 @@
 //! crate, and the engine library depends on neither the match runner nor the web stack.
 //!
 //! A module's imports are the `crate::` and `super::` paths in its code (comments left out),
-//! each resolved to the deepest module file it names. A module may use its ancestors and its
+//! each resolved to the deepest module file it names (and a name a module re-exports with
+//! `pub use` to the file that defines it). A module may use its ancestors and its
 //! descendants (a parent declares and re-exports its children; a child reads its parent's
 //! contract): those edges are the module tree itself, not imports between rooms, and are not
 //! counted. Every other edge between two files is, and a cycle of them fails the test with
@@ -151,6 +152,7 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
             (module_of(src, f), shown.display().to_string())
         })
         .collect();
+    let reexports = reexports(src, &files, &modules);
     let mut edges: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
     for f in &files {
         let me = module_of(src, f);
@@ -176,13 +178,29 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
                     .cloned(),
             );
             // The deepest module file the path names.
-            let Some(target) = (0..=abs.len())
+            let Some(mut target) = (0..=abs.len())
                 .rev()
                 .map(|n| abs[..n].to_vec())
                 .find(|m| modules.contains_key(m))
             else {
                 continue;
             };
+            // A name a module re-exports (`pub use probe::Tablebase;`) is an import of the
+            // module that defines it: a circle through a parent's re-export is a circle.
+            let mut hops = 0;
+            while let Some(next) = abs
+                .get(target.len())
+                .and_then(|n| reexports.get(&(target.clone(), n.clone())))
+            {
+                if *next == target || hops == 8 {
+                    break;
+                }
+                let name = abs[target.len()].clone();
+                abs = next.clone();
+                abs.push(name);
+                target = next.clone();
+                hops += 1;
+            }
             let related = target.starts_with(&me) || me.starts_with(&target);
             if related {
                 continue;
@@ -202,6 +220,86 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
         }
     }
     edges
+}
+
+/// The names each module re-exports with `pub use` (module, name) -> the module whose file
+/// the path names (for `pub use a::b::{X, Y as Z}`: X and Z from `a::b`, or from `a::b::X`
+/// when that is a module).
+fn reexports(
+    src: &Path,
+    files: &[PathBuf],
+    modules: &BTreeMap<Vec<String>, String>,
+) -> BTreeMap<(Vec<String>, String), Vec<String>> {
+    let mut out = BTreeMap::new();
+    for f in files {
+        let me = module_of(src, f);
+        let text = std::fs::read_to_string(f).unwrap();
+        let code = code_of(text.split("#[cfg(test)]").next().unwrap_or(""));
+        let mut from = 0;
+        while let Some(k) = code[from..].find("pub use ") {
+            let start = from + k + "pub use ".len();
+            let end = code[start..].find(';').map_or(code.len(), |e| start + e);
+            from = end;
+            let stmt: String = code[start..end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let (head, items) = match stmt.split_once('{') {
+                Some((h, rest)) => (
+                    h.trim_end_matches("::").to_string(),
+                    rest.trim_end_matches('}')
+                        .split(',')
+                        .map(str::trim)
+                        .map(String::from)
+                        .collect(),
+                ),
+                None => match stmt.rsplit_once("::") {
+                    Some((h, item)) => (h.to_string(), vec![item.to_string()]),
+                    None => continue,
+                },
+            };
+            let mut base: Vec<String> = Vec::new();
+            let segments: Vec<&str> = head.split("::").filter(|p| !p.is_empty()).collect();
+            match segments.first() {
+                Some(&"crate") => {}
+                Some(&"super") => base = me.clone(),
+                _ => base = me.clone(),
+            }
+            for seg in &segments {
+                match *seg {
+                    "crate" | "self" => {}
+                    "super" => {
+                        base.pop();
+                    }
+                    name => base.push(name.to_string()),
+                }
+            }
+            for item in items {
+                let mut words = item.split_whitespace();
+                let Some(name) = words.next() else { continue };
+                let shown = match (words.next(), words.next()) {
+                    (Some("as"), Some(alias)) => alias.to_string(),
+                    _ => name.to_string(),
+                };
+                if name == "self" || name == "*" {
+                    continue;
+                }
+                let mut full = base.clone();
+                full.extend(name.split("::").map(String::from));
+                let Some(def) = (0..=full.len())
+                    .rev()
+                    .map(|n| full[..n].to_vec())
+                    .find(|m| modules.contains_key(m))
+                else {
+                    continue;
+                };
+                if def != me {
+                    out.insert((me.clone(), shown), def);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The strongly connected components of more than one file (Tarjan's algorithm).
@@ -321,6 +419,10 @@ fn a_circle_between_two_rooms_is_found() {
         .map(|c| c.iter().map(|f| f.rsplit('/').next().unwrap()).collect())
         .collect();
     assert_eq!(names, vec![vec!["x.rs", "b.rs"]]);
+    // The same circle through the parent's re-export: `crate::a::X` is `a/x.rs`'s X.
+    write("src/b.rs", "use crate::a::X;\npub struct B;\n");
+    let edges = graph(&dir.join("src"));
+    assert_eq!(circles(&edges).len(), 1);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

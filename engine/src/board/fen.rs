@@ -348,3 +348,10 @@ impl std::str::FromStr for Position {
         parse(s)
     }
 }
+
+/// A position's FEN, so that a failed assertion shows the position it is about.
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", write(self))
+    }
+}

@@ -585,6 +585,21 @@ pub fn pick_quiet(pos: &Position, rules: &Rules, pick: impl FnOnce(u32) -> u32) 
     quiet_nth(pos, rules, pick(n)).ok()
 }
 
+impl Position {
+    /// Plays `mv` if it is one of this position's legal moves under `rules`.
+    pub fn play_checked(&self, mv: Move, rules: &Rules) -> Option<Position> {
+        let mut list = MoveList::new();
+        generate_moves(self, rules, &mut list);
+        if list.iter().any(|m| *m == mv) {
+            let mut next = *self;
+            next.play_unchecked(mv);
+            Some(next)
+        } else {
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod quiet_tests {
     use super::*;

@@ -164,30 +164,11 @@ impl Position {
         self.pieces[us] ^= delta;
         self.side = !self.side;
     }
-
-    /// Plays `mv` if it is one of this position's legal moves under `rules`.
-    pub fn play_checked(&self, mv: Move, rules: &crate::board::Rules) -> Option<Position> {
-        let mut list = crate::board::MoveList::new();
-        crate::board::generate_moves(self, rules, &mut list);
-        if list.iter().any(|m| *m == mv) {
-            let mut next = *self;
-            next.play_unchecked(mv);
-            Some(next)
-        } else {
-            None
-        }
-    }
 }
 
 impl Default for Position {
     fn default() -> Position {
         Position::startpos()
-    }
-}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", crate::board::fen::write(self))
     }
 }
 
