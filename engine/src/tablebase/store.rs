@@ -17,6 +17,11 @@ use crate::tablebase::{sparse, Material, Tablebase, TbError, Value};
 /// a restoration probes every position of a slice.
 const RESTORE_CACHE: u64 = 256 << 20;
 
+/// Bytes of slices no longer needed that a store keeps: a sparse slice read again is restored
+/// again, which costs far more than reading a plain one, and the slices below are read again
+/// and again as the build goes from one slice to the next.
+const KEEP: u64 = 512 << 20;
+
 /// Where the entries of one material (Black to move) are.
 struct Slot {
     data: Arc<Vec<u8>>,
@@ -47,9 +52,27 @@ impl Store {
         }
     }
 
-    /// Keeps exactly the canonical slices `needed` loaded, reading the missing ones.
+    /// Keeps the canonical slices `needed` loaded, reading the missing ones; of the others,
+    /// the smallest stay while they fit in [`KEEP`] bytes.
     pub(crate) fn require(&mut self, needed: &[Material]) -> Result<(), TbError> {
-        self.loaded.retain(|m, _| needed.contains(m));
+        let mut others: Vec<(Material, u64)> = self
+            .loaded
+            .iter()
+            .filter(|(m, _)| !needed.contains(m))
+            .map(|(m, d)| (*m, d.len() as u64))
+            .collect();
+        others.sort_by_key(|&(m, len)| (len, m));
+        let mut kept = 0;
+        let keep: Vec<Material> = others
+            .into_iter()
+            .take_while(|&(_, len)| {
+                kept += len;
+                kept <= KEEP
+            })
+            .map(|(m, _)| m)
+            .collect();
+        self.loaded
+            .retain(|m, _| needed.contains(m) || keep.contains(m));
         // The slices below a sparse one answer its restoration through probes (their own
         // sparse entries included), by one set of open tables for this call.
         let mut below = None;
