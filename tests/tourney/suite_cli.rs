@@ -42,6 +42,9 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A one-line suite whose capture is forced.
+const SHORT: &str = "B:W14,22,30:B9 ; bm 9x25\n";
+
 const BACKWARD: &str = "B:W11,30:B15 ; bm 15-18 15-19 ; id back\n";
 
 #[test]
@@ -308,11 +311,7 @@ fn tables_here_give_the_lines_of_an_engine_given_the_same_tables() {
     assert_eq!(stdout(&here), stdout(&there));
     assert_eq!(stdout(&here).lines().count(), 21);
     // A folder that is not there is one error before anything is searched.
-    let o = suite(
-        "no-tables",
-        "B:W14,22,30:B9 ; bm 9x25\n",
-        &["--tables", "nowhere"],
-    );
+    let o = suite("no-tables", SHORT, &["--tables", "nowhere"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stdout(&o), "");
     assert_eq!(stderr(&o), "error: --tables nowhere: no such directory\n");
