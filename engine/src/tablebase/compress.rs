@@ -12,6 +12,7 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 
 use crate::tablebase::checksum::checksum;
+use crate::tablebase::work::in_parallel;
 use crate::tablebase::TbError;
 
 /// Bytes per block of the block table: the block's end offset and its checksum.
@@ -62,31 +63,19 @@ pub fn block_checksum(b: u64, raw: &[u8]) -> u64 {
 pub fn encode(data: &[u8], block: u32, codec: Codec, threads: usize) -> (Vec<u8>, Vec<u8>) {
     let Codec::Zstd = codec;
     let chunks: Vec<&[u8]> = data.chunks(block as usize).collect();
-    let per = chunks.len().div_ceil(threads.max(1)).max(1);
-    let packed: Vec<Vec<u8>> = std::thread::scope(|s| {
-        let parts: Vec<_> = chunks
-            .chunks(per)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut compressor = zstd::bulk::Compressor::new(LEVEL).ok();
-                    part.iter()
-                        .map(|chunk| {
-                            // Compressing into memory fails only for want of memory; then the
-                            // block is compressed at the fastest level.
-                            compressor
-                                .as_mut()
-                                .and_then(|c| c.compress(chunk).ok())
-                                .or_else(|| zstd::bulk::compress(chunk, 1).ok())
-                                .unwrap_or_default()
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    let mut packed: Vec<Vec<u8>> = vec![Vec::new(); chunks.len()];
+    in_parallel(&mut packed, threads, |start, part| {
+        let mut compressor = zstd::bulk::Compressor::new(LEVEL).ok();
+        for (k, out) in part.iter_mut().enumerate() {
+            let chunk = chunks[start + k];
+            // Compressing into memory fails only for want of memory; then the block is
+            // compressed at the fastest level.
+            *out = compressor
+                .as_mut()
+                .and_then(|c| c.compress(chunk).ok())
+                .or_else(|| zstd::bulk::compress(chunk, 1).ok())
+                .unwrap_or_default();
+        }
     });
     let mut table = Vec::with_capacity(chunks.len() * BLOCK_ENTRY_LEN);
     let mut out = Vec::with_capacity(packed.iter().map(Vec::len).sum());

@@ -19,6 +19,7 @@ use crate::board::{has_captures, MoveList, Position, Rules};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::Masks;
 use crate::tablebase::solve::{distance_limit, one_step};
+use crate::tablebase::work::in_parallel;
 use crate::tablebase::{Material, TbError};
 
 /// The entries a sparse file keeps of a slice whose entries (both halves, one after the
@@ -137,15 +138,4 @@ pub fn restore(
         Some(e) => Err(e),
         None => Ok(stored),
     }
-}
-
-/// Runs `work(start, part)` on `threads` contiguous parts of `data` at once.
-fn in_parallel(data: &mut [u8], threads: usize, work: impl Fn(usize, &mut [u8]) + Sync) {
-    let size = data.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|s| {
-        for (k, part) in data.chunks_mut(size).enumerate() {
-            let work = &work;
-            s.spawn(move || work(k * size, part));
-        }
-    });
 }

@@ -94,3 +94,19 @@ pub(crate) fn each_position<F>(
         progress,
     );
 }
+
+/// Runs `work(start, part)` on `threads` contiguous parts of `data` at once (`start`: the
+/// index of the part's first item), for passes that fill a slice of their own results.
+pub(crate) fn in_parallel<T: Send>(
+    data: &mut [T],
+    threads: usize,
+    work: impl Fn(usize, &mut [T]) + Sync,
+) {
+    let size = data.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        for (k, part) in data.chunks_mut(size).enumerate() {
+            let work = &work;
+            s.spawn(move || work(k * size, part));
+        }
+    });
+}
