@@ -6,8 +6,9 @@
 
 use std::path::PathBuf;
 
-use buffgreen::board::{fen, Game, GameResult, Position, Rules};
+use buffgreen::board::{fen, Game, GameResult};
 use buffgreen::tablebase::{Tablebase, Value};
+use buffgreen_lab::pdn;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -15,15 +16,8 @@ fn main() {
         eprintln!("usage: tb_audit PDN DIR ENGINE [--english]");
         std::process::exit(2);
     }
-    let rules = if args.iter().any(|a| a == "--english") {
-        Rules::ENGLISH
-    } else {
-        Rules::BUFF_AND_GREEN
-    };
-    let text = std::fs::read_to_string(&args[0]).unwrap_or_else(|e| {
-        eprintln!("error: {}: {e}", args[0]);
-        std::process::exit(2);
-    });
+    let rules = pdn::rules_of(&args);
+    let text = pdn::read_or_exit(&args[0]);
     let tb = Tablebase::open(&PathBuf::from(&args[1]), &rules).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2);
@@ -32,28 +26,15 @@ fn main() {
     let (mut moves_checked, mut spoiled, mut games) = (0, 0, 0);
     let mut entered = [0u32; 3]; // first tabled position reached with the engine to move: W D L
     let mut finals = [0u32; 3];
-    for game_text in text.split("[Event ").skip(1) {
-        let tag = |name: &str| {
-            let key = format!("[{name} \"");
-            let at = game_text.find(&key)? + key.len();
-            let end = game_text[at..].find('"')?;
-            Some(game_text[at..at + end].to_string())
-        };
-        let start = match tag("FEN") {
-            Some(f) => fen::parse(&f).unwrap_or_else(|e| panic!("{f}: {e}")),
-            None => Position::startpos(),
-        };
-        let white = tag("White").unwrap_or_default();
+    for g in pdn::games(&text) {
+        let start = g.start().unwrap_or_else(|e| panic!("{e}"));
+        let white = g.tag("White").unwrap_or_default();
         let ours_white = &white == engine;
-        let body = game_text.split("\n\n").nth(1).unwrap_or("");
+        let result = g.tag("Result").unwrap_or_default();
         let mut game = Game::new(start, 0, rules);
         let mut first = true;
         games += 1;
-        for tok in body.split_whitespace() {
-            // Move numbers and results (no square is 0, so `2-0` is never a move).
-            if tok.ends_with('.') || ["2-0", "0-2", "1-1", "*"].contains(&tok) {
-                continue;
-            }
+        for tok in g.moves() {
             let pos = *game.position();
             let clock = game.clock();
             let ours = (pos.side_to_move() == buffgreen::types::Color::White) == ours_white;
@@ -74,9 +55,8 @@ fn main() {
                         Value::Loss(_) => 2,
                     };
                     entered[k] += 1;
-                    let r = game_text.contains("[Result \"1-1\"]");
-                    let won = (game_text.contains("[Result \"2-0\"]") && ours_white)
-                        || (game_text.contains("[Result \"0-2\"]") && !ours_white);
+                    let r = result == "1-1";
+                    let won = (result == "2-0" && ours_white) || (result == "0-2" && !ours_white);
                     finals[if won {
                         0
                     } else if r {

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The engine against the lab's classic alpha-beta engine (lab/src/bin/alphabeta.rs), the
+# sparring partner that sees the forced lines of the passage from middle game to ending that
+# self-play cannot (both sides of a self-play match share the weakness). Both colours of every
+# opening of the rules' deck, the same fixed time per move for both, one thread each, neither
+# with endgame tables; a game that reaches a position the tables TB cover is ended by the
+# referee with the table's result (the conversion of a tabled ending is not what is measured).
+# Then `deficit` says, for each engine's lost games, how many pieces were on the board when
+# the material deficit that lasted to the end began.
+#
+#   lab/vs_alphabeta.sh [english|bg] [MOVETIME_MS] [-- extra `buffgreen match` arguments]
+#
+# ENGINE (default target/release/buffgreen) is the build under test; TB (default: none) a
+# directory of tables of the rules for adjudication (e.g. built by `buffgreen tb build --pieces 5
+# --dir DIR`); CONCURRENCY (default 2); PDN (default target/vs_alphabeta-RULES-MS.pdn).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rules=${1:-english}
+ms=${2:-100}
+shift $(( $# < 2 ? $# : 2 ))
+[ "${1:-}" = -- ] && shift
+case "$rules" in
+    english) flags=(--english --openings openings/3move.tsv) ;;
+    bg) flags=(--openings openings/buffgreen-balanced.tsv) ;;
+    *) echo "rules: english or bg, not '$rules'" >&2; exit 2 ;;
+esac
+cargo build --release -q
+cargo build --release -q -p buffgreen-lab --bin alphabeta --bin deficit
+engine=${ENGINE:-target/release/buffgreen}
+pdn=${PDN:-target/vs_alphabeta-$rules-$ms.pdn}
+tb=()
+[ -n "${TB:-}" ] && tb=(--tb "$TB")
+target/release/buffgreen match "${flags[@]}" \
+    --engine "cmd=$engine name=buffgreen" \
+    --engine "cmd=target/release/alphabeta name=alphabeta" \
+    --each "option.Threads=1 option.Hash=64 option.TablebasePath=<empty>" \
+    --movetime "$ms" --concurrency "${CONCURRENCY:-2}" --reply-timeout 60000 \
+    "${tb[@]}" --pdn "$pdn" "$@"
+english=()
+[ "$rules" = english ] && english=(--english)
+for side in buffgreen alphabeta; do
+    target/release/deficit "$pdn" "$side" "${english[@]}" | tail -n 6
+done
