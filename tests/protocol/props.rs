@@ -118,14 +118,22 @@ proptest! {
         // The NUL "word" is not whitespace; leave lines with it to the other properties.
         prop_assume!(!words.contains(&"\u{0}"));
         let plain = words.join(" ");
+        // The value of a `setoption` is kept as sent (protocol.md): from its `value` keyword
+        // on, the line is spaced as the plain one.
+        let value_at = (words[0] == "setoption")
+            .then(|| words.iter().position(|w| *w == "value"))
+            .flatten();
         let mut spaced = lead.to_string();
         for (i, w) in words.iter().enumerate() {
             if i > 0 {
-                spaced.push_str(gaps[i % gaps.len()]);
+                let kept = value_at.is_some_and(|v| i > v);
+                spaced.push_str(if kept { " " } else { gaps[i % gaps.len()] });
             }
             spaced.push_str(w);
         }
-        spaced.push_str(tail);
+        if value_at.is_none() {
+            spaced.push_str(tail);
+        }
         prop_assert_eq!(protocol::parse(&spaced), protocol::parse(&plain));
     }
 }
