@@ -15,14 +15,20 @@
 # --dir DIR`); CONCURRENCY (default 2); PDN (default target/vs_alphabeta-RULES-MS.pdn).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rules=${1:-english}
-ms=${2:-100}
-shift $(( $# < 2 ? $# : 2 ))
+rules=english
+ms=100
+if [[ "${1:-}" =~ ^(english|bg)$ ]]; then
+    rules=$1
+    shift
+fi
+if [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+    ms=$1
+    shift
+fi
 [ "${1:-}" = -- ] && shift
 case "$rules" in
     english) flags=(--english --openings openings/3move.tsv) ;;
     bg) flags=(--openings openings/buffgreen-balanced.tsv) ;;
-    *) echo "rules: english or bg, not '$rules'" >&2; exit 2 ;;
 esac
 cargo build --release -q
 cargo build --release -q -p buffgreen-lab --bin alphabeta --bin deficit

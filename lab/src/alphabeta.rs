@@ -92,7 +92,8 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher for `rules` with a table of about `hash_mib` MiB.
+    /// A searcher for `rules` with a table of at most `hash_mib` MiB (a power of two of
+    /// entries).
     pub fn new(rules: Rules, hash_mib: usize, tables: Option<Endgame>) -> Searcher {
         let entries = (hash_mib.max(1) << 20) / std::mem::size_of::<Entry>();
         Searcher {

@@ -8,7 +8,7 @@
 //! `nodes`, `depth`, `wtime`/`btime`/`winc`/`binc`/`movestogo`, `infinite`), `stop`, `quit`.
 //! A mistake gets one `info string error: ...` line and changes nothing.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use buffgreen::board::{fen, Game, Position, Rules};
 use buffgreen::engine::{GoRequest, StartPosition};
 use buffgreen::protocol::command::{self, Command};
+use buffgreen::protocol::input::{LineError, LineReader, MAX_LINE_BYTES};
 use buffgreen::search::tables::Endgame;
 use buffgreen::tablebase::Tablebase;
 use buffgreen_lab::alphabeta::{Budget, Iteration, Searcher, MATE, PROVEN};
@@ -45,9 +46,18 @@ fn say(line: &str) {
 fn main() {
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
+        // The engine's own line reader: a line that never ends cannot grow memory, and bytes
+        // that are not UTF-8 are an error of that line, not the end of the input.
+        let mut reader = LineReader::new(std::io::stdin().lock(), MAX_LINE_BYTES);
+        while let Ok(Some(line)) = reader.next_line() {
+            if line.cut {
+                say(&format!("info string error: {}", LineError::TooLong));
+                continue;
+            }
+            if tx
+                .send(String::from_utf8_lossy(line.text).into_owned())
+                .is_err()
+            {
                 break;
             }
         }
