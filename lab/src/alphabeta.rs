@@ -117,11 +117,6 @@ impl Searcher {
         *self.history = [[0; 32]; 32];
     }
 
-    /// The rules searched under.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
     /// Searches `pos` at no-progress clock `clock` by iterative deepening within `budget`,
     /// calling `report` after each finished iteration, until `stop` is raised. Returns the
     /// move to play (`None` without a legal move) and the nodes searched.
@@ -424,8 +419,9 @@ impl Searcher {
         let mut c = next_clock(first, clock);
         let mut list = MoveList::new();
         while pv.len() < most {
-            let e = self.table[self.slot(self.key(&p, c))];
-            if e.key != self.key(&p, c) || e.best == 0 {
+            let key = self.key(&p, c);
+            let e = self.table[self.slot(key)];
+            if e.key != key || e.best == 0 {
                 break;
             }
             generate_moves(&p, &self.rules, &mut list);
