@@ -13,6 +13,9 @@
 # ENGINE (default target/release/buffgreen) is the build under test; TB (default: none) a
 # directory of tables of the rules for adjudication (e.g. built by `buffgreen tb build --pieces 5
 # --dir DIR`); CONCURRENCY (default 2); PDN (default target/vs_alphabeta-RULES-MS.pdn).
+# DECK=ending plays the rules' ending deck instead (lab/decks/endings-*.tsv, made by
+# `ending_deck`: where real games entered the passage to the ending, material level), both
+# colours: English 174 of its positions drawn by --seed 1 (348 games), Buff and Green all 145.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rules=english
@@ -26,14 +29,17 @@ if [[ "${1:-}" =~ ^[0-9]+$ ]]; then
     shift
 fi
 [ "${1:-}" = -- ] && shift
-case "$rules" in
+case "$rules${DECK:+-$DECK}" in
     english) flags=(--english --openings openings/3move.tsv) ;;
     bg) flags=(--openings openings/buffgreen-balanced.tsv) ;;
+    english-ending) flags=(--english --openings lab/decks/endings-english.tsv --shuffle --seed 1 --games 348) ;;
+    bg-ending) flags=(--openings lab/decks/endings-bg.tsv --games 290) ;;
+    *) echo "DECK=ending or unset" >&2; exit 2 ;;
 esac
 cargo build --release -q
 cargo build --release -q -p buffgreen-lab --bin alphabeta --bin deficit
 engine=${ENGINE:-target/release/buffgreen}
-pdn=${PDN:-target/vs_alphabeta-$rules-$ms.pdn}
+pdn=${PDN:-target/vs_alphabeta-$rules${DECK:+-$DECK}-$ms.pdn}
 tb=()
 [ -n "${TB:-}" ] && tb=(--tb "$TB")
 target/release/buffgreen match "${flags[@]}" \
