@@ -350,7 +350,11 @@ impl PdnGame {
             if draughts_result(marker) != tag {
                 return Err(self.error_at(
                     self.result_place,
-                    format!("Result tag {tag} but the movetext ends {marker}"),
+                    format!(
+                        "Result tag {} but the movetext ends {}",
+                        printable(tag),
+                        printable(marker)
+                    ),
                 ));
             }
         }
@@ -368,7 +372,10 @@ impl PdnGame {
             if want != tag {
                 return Err(self.tag_error(
                     "Result",
-                    format!("Result {tag} but the final position gives {want}"),
+                    format!(
+                        "Result {} but the final position gives {want}",
+                        printable(tag)
+                    ),
                 ));
             }
         }
@@ -886,6 +893,24 @@ mod tests {
             parse("[Event \"x\"]\n[Rules \"LongKings=maybe\"]\n1-0").unwrap()[0]
                 .rules()
                 .is_err()
+        );
+    }
+
+    /// A tag value is shown escaped in a check's error: the message stays one printable line
+    /// (a property test found a tab in a damaged `Result` tag printed raw).
+    #[test]
+    fn result_errors_show_control_characters_escaped() {
+        let text = "[GameType \"21\"]\n[Result \"\t\"]\n1. 11-15 *";
+        let err = parse(text).unwrap()[0].check().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "-:3:10: PDN game 1: Result tag \\t but the movetext ends *"
+        );
+        let text = "[GameType \"21\"]\n[Termination \"normal\"]\n[Result \"\t\"]\n1. 11-15";
+        let err = parse(text).unwrap()[0].check().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "-:3:1: PDN game 1: Result \\t but the final position gives *"
         );
     }
 }
