@@ -292,11 +292,11 @@ impl PdnGame {
             for field in text.split_whitespace() {
                 let (k, v) = field
                     .split_once('=')
-                    .ok_or_else(|| bad(format!("bad Rules field '{field}'")))?;
+                    .ok_or_else(|| bad(format!("bad Rules field '{}'", printable(field))))?;
                 let flag = || match v {
                     "true" => Ok(true),
                     "false" => Ok(false),
-                    _ => Err(bad(format!("bad Rules value '{field}'"))),
+                    _ => Err(bad(format!("bad Rules value '{}'", printable(field)))),
                 };
                 match k {
                     "BackwardCapture" => rules.backward_capture = flag()?,
@@ -912,5 +912,8 @@ mod tests {
             err,
             "-:3:1: PDN game 1: Result \\t but the final position gives *"
         );
+        let text = "[Rules \"LongKings=\u{1}\"]\n1. 11-15 *";
+        let err = parse(text).unwrap()[0].rules().unwrap_err().to_string();
+        assert_eq!(err, "-:1:1: PDN game 1: bad Rules value 'LongKings=\\u{1}'");
     }
 }
