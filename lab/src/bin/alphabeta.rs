@@ -47,7 +47,8 @@ fn main() {
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::spawn(move || {
         // The engine's own line reader: a line that never ends cannot grow memory, and bytes
-        // that are not UTF-8 are an error of that line, not the end of the input.
+        // that are not UTF-8 are read lossily (that line then fails to parse, one error), not
+        // the end of the input.
         let mut reader = LineReader::new(std::io::stdin().lock(), MAX_LINE_BYTES);
         while let Ok(Some(line)) = reader.next_line() {
             if line.cut {

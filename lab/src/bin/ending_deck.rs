@@ -14,22 +14,9 @@
 
 use std::collections::HashSet;
 
-use buffgreen::board::{fen, generate_moves, has_captures, Game, MoveList, Position};
+use buffgreen::board::{fen, generate_moves, Game, MoveList, Position};
 use buffgreen::types::Color;
 use buffgreen_lab::pdn;
-
-fn value_of(args: &[String], flag: &str, default: u32) -> u32 {
-    match args.iter().position(|a| a == flag) {
-        None => default,
-        Some(i) => match args.get(i + 1).and_then(|v| v.parse().ok()) {
-            Some(v) => v,
-            None => {
-                eprintln!("error: {flag} wants a number");
-                std::process::exit(2);
-            }
-        },
-    }
-}
 
 fn side(pos: &Position, color: Color) -> u32 {
     pos.men(color).count() + pos.kings(color).count()
@@ -38,33 +25,39 @@ fn side(pos: &Position, color: Color) -> u32 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rules = pdn::rules_of(&args);
-    let max = value_of(&args, "--max", 12);
-    let min = value_of(&args, "--min", 8);
+    let (mut max, mut min) = (12, 8);
     let mut files = Vec::new();
-    let mut skip = false;
-    for a in &args {
-        if skip {
-            skip = false;
-        } else if a == "--max" || a == "--min" {
-            skip = true;
-        } else if !a.starts_with("--") {
-            files.push(a.clone());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--max" | "--min" => {
+                let Some(v) = it.next().and_then(|v| v.parse().ok()) else {
+                    eprintln!("error: {a} wants a number");
+                    std::process::exit(2);
+                };
+                if a == "--max" {
+                    max = v;
+                } else {
+                    min = v;
+                }
+            }
+            "--english" => {}
+            _ => files.push(a.clone()),
         }
     }
     if files.is_empty() {
         eprintln!("usage: ending_deck [--english] [--max N] [--min N] PDN...");
         std::process::exit(2);
     }
+    // Quiet, with a choice: two moves or more, none a capture (captures are forced, so one
+    // capture in the list means all are).
     let wanted = |pos: &Position, list: &mut MoveList| {
         let pieces = pos.occupied().count();
-        if pieces > max || pieces < min || has_captures(pos, &rules) {
-            return false;
-        }
-        if side(pos, Color::White) != side(pos, Color::Black) {
+        if pieces > max || pieces < min || side(pos, Color::White) != side(pos, Color::Black) {
             return false;
         }
         generate_moves(pos, &rules, list);
-        list.len() >= 2
+        list.len() >= 2 && !list[0].is_capture()
     };
     let mut seen = HashSet::new();
     let (mut games, mut none, mut number) = (0, 0, 0);
