@@ -147,13 +147,7 @@ fn tables_cut_short_under_a_running_engine_do_not_kill_it() {
     let rules = Rules::BUFF_AND_GREEN;
     let dir = copy_of(&tables(3, &rules), "tb-cut");
     let mut e = Process::start();
-    assert_eq!(
-        e.ask(&format!(
-            "setoption name TablebasePath value {}",
-            text(&dir)
-        )),
-        Vec::<String>::new()
-    );
+    crate::name_tables(&mut e, &dir);
     e.send("position fen W:WK4:BK7,K16");
     let lines = e.go("go nodes 200");
     assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
@@ -165,6 +159,7 @@ fn tables_cut_short_under_a_running_engine_do_not_kill_it() {
             .and_then(|f| f.set_len(0))
             .expect("cut");
     }
+    let mut said = Vec::new();
     for fen in [
         "W:WK4:BK7,K16",
         "B:WK1,K2:BK32",
@@ -178,7 +173,24 @@ fn tables_cut_short_under_a_running_engine_do_not_kill_it() {
             fen,
             &rules,
         );
+        said.extend(
+            lines
+                .into_iter()
+                .filter(|l| l.starts_with("info string error")),
+        );
     }
+    // The first failed read is said once, by the search that met it.
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].starts_with(&format!(
+            "info string error: TablebasePath: {}/",
+            text(&dir)
+        )) && said[0].ends_with(
+            ": changed on disk while in use (replace tables by renaming, see README); \
+                 its positions are searched without tables"
+        ),
+        "{said:?}"
+    );
     assert_eq!(e.ask("isready"), Vec::<String>::new());
     let (_, status) = e.quit();
     assert!(status.success(), "{status:?}");

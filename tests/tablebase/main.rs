@@ -46,3 +46,13 @@ pub fn tables(pieces: u32, rules: &Rules) -> PathBuf {
     build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {dir:?}: {e}"));
     dir
 }
+
+/// `setoption name TablebasePath value <dir>` to the engine process `e`, which must take it
+/// without a word.
+pub fn name_tables(e: &mut protocol_support::Engine, dir: &std::path::Path) {
+    let line = format!(
+        "setoption name TablebasePath value {}",
+        dir.to_str().expect("utf-8 path")
+    );
+    assert_eq!(e.ask(&line), Vec::<String>::new(), "{line}");
+}

@@ -400,6 +400,54 @@ fn a_corrupt_slice_refuses_the_tables_when_they_are_opened() {
     e.quit_ok();
 }
 
+#[test]
+fn a_corrupt_compressed_block_is_said_at_the_search_that_reads_it() {
+    let rules = Rules::default();
+    let dir = crate::scenarios::copy_of(&tables(3, &rules), "tb-search-corrupt-block");
+    buffgreen_testkit::process::succeed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+            .args(["tb", "compress", "--dir"])
+            .arg(&dir),
+        "tb compress",
+    );
+    // Every compressed byte of one slice changed, its header and block table intact: opening
+    // reads no block, so the named folder is taken at once, and each block read fails its
+    // checksum.
+    let slice = dir.join("b0m1k-w0m2k.bgtb");
+    let header = format::read_header(&slice).expect("header");
+    let mut bytes = std::fs::read(&slice).expect("read");
+    let blocks_start = format::HEADER_LEN + header.blocks() as usize * 16;
+    for b in &mut bytes[blocks_start..] {
+        *b ^= 0x55;
+    }
+    std::fs::write(&slice, bytes).expect("write");
+    let mut e = Process::start();
+    crate::name_tables(&mut e, &dir);
+    e.send("position fen W:WK4:BK7,K16");
+    let lines = e.go("go nodes 200");
+    assert_legal(&lines, "W:WK4:BK7,K16", &rules);
+    let said: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(
+        said,
+        [&format!(
+            "info string error: TablebasePath: {}: block 3 is corrupt (checksum or size \
+             mismatch); its positions are searched without tables",
+            text(&slice)
+        )]
+    );
+    // Said once: the next search reads the same blocks and says nothing.
+    let lines = e.go("go nodes 200");
+    assert_legal(&lines, "W:WK4:BK7,K16", &rules);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string error")),
+        "{lines:?}"
+    );
+    e.quit_ok();
+}
+
 fn assert_legal(lines: &[String], fen_text: &str, rules: &Rules) {
     let last = lines.last().expect("a bestmove line");
     crate::protocol_support::assert_legal_bestmove(last, fen_text, rules);

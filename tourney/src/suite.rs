@@ -238,7 +238,7 @@ impl Tables {
             return t.clone();
         }
         let opened = Tablebase::open(Path::new(dir), rules)
-            .and_then(|tb| tb.verify().map(|()| tb))
+            .and_then(|tb| tb.verify_plain().map(|()| tb))
             .map(|tb| Endgame::new(Arc::new(tb), MAX_PIECES).map(Arc::new));
         let t = opened.unwrap_or_else(|e| {
             eprintln!("warning: --tables {dir}: {e}; its positions are searched without tables");

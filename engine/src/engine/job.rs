@@ -200,6 +200,14 @@ impl SearchWork {
             answer,
         } = self;
         let mut searcher = searcher.unwrap_or_else(|| Searcher::new(&config));
+        // A table read that failed during the search is said before the answer, once.
+        let watched = tables.clone();
+        let fault = move || {
+            let e = watched.as_ref()?.tablebase().take_fault()?;
+            Some(SearchEvent::Message(format!(
+                "error: TablebasePath: {e}; its positions are searched without tables"
+            )))
+        };
         searcher.set_tables(tables);
         // The search may answer before it returns (a `stop` during a compaction): that is the
         // one answer, and nothing it reports afterwards reaches the GUI.
@@ -210,6 +218,9 @@ impl SearchWork {
                     match event {
                         SearchEvent::Decided(outcome) => {
                             if let Some(answer) = answer.take() {
+                                if let Some(note) = fault() {
+                                    events(note);
+                                }
                                 let outcome = answer::listed(outcome, &game, &limits.searchmoves);
                                 gate.deliver(|| answer(outcome));
                             }
@@ -234,6 +245,9 @@ impl SearchWork {
             }
         };
         if let Some(answer) = answer {
+            if let Some(note) = fault() {
+                events(note);
+            }
             gate.deliver(|| answer(outcome));
         }
         searcher

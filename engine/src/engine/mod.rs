@@ -638,8 +638,9 @@ impl Drop for Engine {
 /// How the tables of `TablebasePath` are opened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Opening {
-    /// A path a `setoption` named (and the same path after a rules change): every file is
-    /// checked whole, and a missing folder is an error.
+    /// A path a `setoption` named (and the same path after a rules change): every plain file
+    /// is checked whole (a compressed block is checked at each read), and a missing folder is
+    /// an error.
     Named,
     /// The default root, unchanged since start-up: a folder that does not exist or holds no
     /// tables for the rules means no tables, not an error (the user has built none), and the
@@ -667,7 +668,7 @@ fn open_tables(
         Err(e) => return Err(e),
     };
     if opening == Opening::Named {
-        tb.verify()?;
+        tb.verify_plain()?;
     }
     Ok(Some(Arc::new(tb)))
 }

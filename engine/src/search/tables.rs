@@ -90,8 +90,8 @@ impl Endgame {
     }
 
     /// The result of `pos` at no-progress clock `clock` for its side to move, when covered
-    /// (a missing slice, or one that fails its check, is taken as not covered: the engine
-    /// checks every slice when it opens the tables, see [`Tablebase::verify`]).
+    /// (a missing slice, or a block that fails its check, is taken as not covered; the
+    /// engine says the first such failure, see [`Tablebase::take_fault`]).
     /// Without draws (see [`Endgame::without_draws`]) a draw is no answer.
     #[inline]
     pub fn probe(&self, pos: &Position, clock: u32) -> Option<Value> {

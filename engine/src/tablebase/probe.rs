@@ -8,12 +8,14 @@
 //! replaced or cut short under a running engine from killing it (a mapped page past a file's
 //! new end raises SIGBUS): a short read is an error, and the search takes the position as not
 //! covered. A slice's checksum is checked once before any entry of a plain file is used: by
-//! [`Tablebase::verify`] (the engine calls it when it opens the tables, outside any search),
-//! or else at the slice's first probe (a one-off `tb probe`); a compressed block is checked
-//! at each read, before it is decompressed.
+//! [`Tablebase::verify_plain`] (the engine calls it when a `setoption` names the tables,
+//! outside any search), or else at the slice's first probe (a one-off `tb probe`); a
+//! compressed block is checked at each read, before it is decompressed, so opening a
+//! compressed set reads no block. The first failed read is kept for [`Tablebase::take_fault`].
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use crate::board::{fen, has_captures, has_moves, Position, Rules};
@@ -204,6 +206,11 @@ pub struct Tablebase {
     cache: BlockCache,
     /// Values worked out for the positions sparse files do not store.
     derived: DerivedCache,
+    /// The first file that failed a read (corrupt, or changed on disk), for
+    /// [`Tablebase::take_fault`].
+    fault: OnceLock<TbError>,
+    /// Whether [`Tablebase::take_fault`] has handed the fault out.
+    fault_told: AtomicBool,
 }
 
 impl Tablebase {
@@ -244,6 +251,8 @@ impl Tablebase {
             slots,
             cache: BlockCache::new(cache - derived, block as usize),
             derived: DerivedCache::new(derived),
+            fault: OnceLock::new(),
+            fault_told: AtomicBool::new(false),
         })
     }
 
@@ -251,6 +260,34 @@ impl Tablebase {
     /// file, every block of a compressed one); the first corrupt file is an error.
     pub fn verify(&self) -> Result<(), TbError> {
         self.slots.iter().flatten().try_for_each(Slice::check)
+    }
+
+    /// Checks every plain file whole (its checksum covers the whole file, so it is checked
+    /// before any entry is used); a compressed file is not read here, as each block is
+    /// checked whenever it is read. This is the engine's check when a `setoption` names
+    /// the tables: it costs a read of the plain files only, however large the compressed set.
+    pub fn verify_plain(&self) -> Result<(), TbError> {
+        self.slots
+            .iter()
+            .flatten()
+            .filter(|s| s.header.layout == Layout::Plain)
+            .try_for_each(Slice::check)
+    }
+
+    /// The first read that failed (a corrupt block or file, or a file changed on disk), once:
+    /// later calls answer `None`. The search takes such positions as not covered and goes on;
+    /// this is how the engine learns it should say so.
+    pub fn take_fault(&self) -> Option<TbError> {
+        let fault = self.fault.get()?;
+        (!self.fault_told.swap(true, Ordering::Relaxed)).then(|| fault.clone())
+    }
+
+    /// `result`, with its error kept as the tables' fault when it is the first.
+    fn noted<T>(&self, result: Result<T, TbError>) -> Result<T, TbError> {
+        if let Err(e) = &result {
+            let _ = self.fault.set(e.clone());
+        }
+        result
     }
 
     /// The rules the tables are built for.
@@ -294,7 +331,7 @@ impl Tablebase {
             return Err(TbError::NotCovered(fen::write(pos)));
         };
         if slice.header.layout == Layout::Plain {
-            slice.check()?;
+            self.noted(slice.check())?;
         }
         let (h, index) = if slice.halves[0].0 == mat {
             (0, &slice.halves[0].1)
@@ -318,12 +355,12 @@ impl Tablebase {
         let key = (code as u64) << 32 | (b + 1);
         let size = slice.block_size(b);
         let offset = (g % u64::from(slice.block)) as usize;
-        let entry = self.cache.entry(key, size, offset, |out| {
+        let entry = self.noted(self.cache.entry(key, size, offset, |out| {
             thread_local! {
                 static RAW: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
             }
             RAW.with(|raw| slice.load(b, out, &mut raw.borrow_mut()))
-        })?;
+        }))?;
         Ok(Value::from_code(entry, self.rules.losing))
     }
 
