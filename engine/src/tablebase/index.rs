@@ -101,6 +101,28 @@ fn unrank(mut r: u64, k: u32, free: u32) -> u32 {
     set
 }
 
+/// The colex successor of `set` among the squares of `space` (`set` a subset of `space` that
+/// is not the last one of its size): Gosper's step in place, the gaps of `space` skipped by
+/// filling them with ones, so a carry runs through them.
+#[inline]
+fn next_in(set: u32, space: u32) -> u32 {
+    let low = set & set.wrapping_neg();
+    let moved = (set | !space).wrapping_add(low) & space;
+    // The run of set squares the carry cleared, less the one it carried up, starts again
+    // at the bottom of `space`.
+    lowest(space, set.count_ones() - moved.count_ones()) | moved
+}
+
+/// The `k` lowest squares of `space`: the set of colex rank 0.
+#[inline]
+fn lowest(space: u32, k: u32) -> u32 {
+    let mut rest = space;
+    for _ in 0..k {
+        rest &= rest - 1;
+    }
+    space & !rest
+}
+
 /// One part of the slice: `k` Black men on 1-4.
 #[derive(Clone, Copy, Debug, Default)]
 struct Part {
@@ -190,6 +212,63 @@ impl SliceIndex {
             + r_wk
     }
 
+    /// Calls `f(idx, board)` for every index of `range` (within [`SliceIndex::size`]) in
+    /// order, with the board [`SliceIndex::board`] gives: a walk over consecutive indexes
+    /// steps the kings and White's men to their successors instead of unranking every
+    /// board, and unranks only when Black's men change.
+    pub fn for_each_board(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, &Masks)) {
+        let mat = self.material;
+        let (bk, wk, wm) = (u32::from(mat.bk), u32::from(mat.wk), u32::from(mat.wm));
+        let black_kings = self.kings / self.white_kings.max(1);
+        let mut idx = range.start;
+        while idx < range.end {
+            // Unrank the board at `idx`, then step from it while only the kings and White's
+            // men change (within one placement of Black's men).
+            let mut m = self.board(idx);
+            let (k, rem) = self.part_of(idx);
+            let white = self.parts[k].white;
+            let mut r_wk = rem % self.kings % self.white_kings;
+            let mut r_bk = rem % self.kings / self.white_kings;
+            let mut r_white = rem / self.kings % white;
+            let men_space = WHITE_MEN & !m.bmen;
+            loop {
+                f(idx, &m);
+                idx += 1;
+                if idx >= range.end {
+                    return;
+                }
+                let free = !(m.bmen | m.wmen);
+                if r_wk + 1 < self.white_kings {
+                    r_wk += 1;
+                    m.wkings = next_in(m.wkings, free & !m.bkings);
+                } else if r_bk + 1 < black_kings {
+                    (r_wk, r_bk) = (0, r_bk + 1);
+                    m.bkings = next_in(m.bkings, free);
+                    m.wkings = lowest(free & !m.bkings, wk);
+                } else if r_white + 1 < white {
+                    (r_wk, r_bk, r_white) = (0, 0, r_white + 1);
+                    m.wmen = next_in(m.wmen, men_space);
+                    let free = !(m.bmen | m.wmen);
+                    m.bkings = lowest(free, bk);
+                    m.wkings = lowest(free & !m.bkings, wk);
+                } else {
+                    break;
+                }
+                debug_assert!(wm > 0 || r_white == 0);
+            }
+        }
+    }
+
+    /// The part of index `idx` and its offset in the part.
+    #[inline]
+    fn part_of(&self, idx: u64) -> (usize, u64) {
+        let mut k = 0;
+        while k < 4 && self.parts[k + 1].size > 0 && self.parts[k + 1].start <= idx {
+            k += 1;
+        }
+        (k, idx - self.parts[k].start)
+    }
+
     /// The board with index `idx` (below [`SliceIndex::size`]).
     #[inline]
     pub fn board(&self, idx: u64) -> Masks {
@@ -268,6 +347,39 @@ mod tests {
                     assert!(b.position().is_some(), "{mat} {i}");
                     assert_eq!(Material::of(&b), mat);
                     assert_eq!(ix.index(&b), i, "{mat}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_walk_gives_the_boards_of_its_indexes() {
+        let mut slices = Material::slices(4);
+        slices.extend(
+            Material::slices(5)
+                .into_iter()
+                .filter(|m| m.pieces() == 5)
+                .step_by(5),
+        );
+        for m in slices {
+            for mat in [m, m.mirror()] {
+                let ix = SliceIndex::new(mat);
+                let n = ix.size();
+                // The whole slice, and ranges that start and end anywhere.
+                let ranges = [
+                    0..n,
+                    n / 3..n / 2 + 1,
+                    n.saturating_sub(7)..n,
+                    5.min(n)..5.min(n),
+                ];
+                for range in ranges {
+                    let mut next = range.start;
+                    ix.for_each_board(range.clone(), |i, b| {
+                        assert_eq!(i, next, "{mat}");
+                        assert_eq!(*b, ix.board(i), "{mat} {i}");
+                        next += 1;
+                    });
+                    assert_eq!(next, range.end, "{mat}");
                 }
             }
         }

@@ -31,10 +31,11 @@ pub fn keep(material: Material, rules: &Rules, data: &[u8], threads: usize) -> V
     // One flag a position, 1 for a capture position.
     let mut captures = vec![0u8; n];
     in_parallel(&mut captures, threads, |start, part| {
-        for (k, flag) in part.iter_mut().enumerate() {
-            let pos = index.board((start + k) as u64).position();
-            *flag = u8::from(pos.is_some_and(|p| has_captures(&p, rules)));
-        }
+        let range = start as u64..(start + part.len()) as u64;
+        index.for_each_board(range, |i, b| {
+            let pos = b.position();
+            part[i as usize - start] = u8::from(pos.is_some_and(|p| has_captures(&p, rules)));
+        });
     });
     let mut kept = data[..n].to_vec();
     let mut last = 0u8;
@@ -97,25 +98,27 @@ pub fn restore(
     };
     // Half 0's capture positions.
     in_parallel(&mut stored, threads, |start, part| {
-        for (k, entry) in part.iter_mut().enumerate() {
-            let Some(pos) = halves[0].board((start + k) as u64).position() else {
-                continue;
+        let range = start as u64..(start + part.len()) as u64;
+        halves[0].for_each_board(range, |i, b| {
+            let Some(pos) = b.position() else {
+                return;
             };
             if has_captures(&pos, rules) {
                 match derive(&pos, rules, below) {
-                    Ok(code) => *entry = code,
+                    Ok(code) => part[i as usize - start] = code,
                     Err(e) => fail(e),
                 }
             }
-        }
+        });
     });
     if halves.len() > 1 {
         let half0 = stored;
         let mut half1 = vec![0u8; n];
         in_parallel(&mut half1, threads, |start, part| {
-            for (k, entry) in part.iter_mut().enumerate() {
-                let Some(pos) = halves[1].board((start + k) as u64).position() else {
-                    continue;
+            let range = start as u64..(start + part.len()) as u64;
+            halves[1].for_each_board(range, |i, b| {
+                let Some(pos) = b.position() else {
+                    return;
                 };
                 let lookup = |q: &Position| {
                     let masks = Masks::of(q);
@@ -126,10 +129,10 @@ pub fn restore(
                     }
                 };
                 match derive(&pos, rules, lookup) {
-                    Ok(code) => *entry = code,
+                    Ok(code) => part[i as usize - start] = code,
                     Err(e) => fail(e),
                 }
-            }
+            });
         });
         stored = half0;
         stored.extend_from_slice(&half1);

@@ -84,10 +84,16 @@ pub(crate) fn each_position<F>(
         threads,
         |range| {
             let mut list = MoveList::new();
-            for g in range {
-                let (h, i) = split(g, n);
-                if let Some(pos) = halves[h].board(i).position() {
-                    f(h, i, &pos, &mut list);
+            // The chunk may cross from half 0 into half 1.
+            for (h, half) in halves.iter().enumerate() {
+                let base = h as u64 * n;
+                let (start, end) = (range.start.max(base), range.end.min(base + n));
+                if start < end {
+                    half.for_each_board(start - base..end - base, |i, b| {
+                        if let Some(pos) = b.position() {
+                            f(h, i, &pos, &mut list);
+                        }
+                    });
                 }
             }
         },
