@@ -90,6 +90,11 @@ pub enum Event {
         material: Material,
         /// Wall time.
         elapsed: Duration,
+        /// Of it, the time spent reading the slices it reads (restoring the sparse ones) and
+        /// writing the file (compressing it): the rest is the retrograde passes.
+        reading: Duration,
+        /// See `reading`.
+        writing: Duration,
         /// File size.
         bytes: u64,
         /// Table memory in use while it was built (the slice and what it reads).
@@ -155,11 +160,13 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         });
         let started = Instant::now();
         store.require(&zeroing_targets(material))?;
+        let reading = started.elapsed();
         // Entries and pending counts of the slice, and the slices it reads.
         let memory = store.bytes() + 2 * halves * size;
         report.peak_memory = report.peak_memory.max(memory);
         let data = solve_slice(material, &opts.rules, &store, opts.threads, on_event)?;
         let counts = count(&data, opts.rules.losing);
+        let solved = started.elapsed();
         let bytes = if opts.compress {
             format::write_compressed(&opts.dir, material, &opts.rules, &data, opts.threads)?
         } else {
@@ -171,6 +178,8 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         on_event(Event::Done {
             material,
             elapsed: started.elapsed(),
+            reading,
+            writing: started.elapsed().saturating_sub(solved),
             bytes,
             memory,
             counts,

@@ -95,6 +95,8 @@ impl Progress {
             Event::Done {
                 material,
                 elapsed,
+                reading,
+                writing,
                 bytes,
                 memory,
                 counts,
@@ -104,9 +106,11 @@ impl Progress {
                 }
                 let _ = writeln!(
                     err,
-                    "{material}: done in {:.1}s, {bytes} bytes, {:.1} MiB of tables in memory, \
-                     wins {} losses {} draws {}",
+                    "{material}: done in {:.1}s (reading {:.1}s, writing {:.1}s), {bytes} bytes, \
+                     {:.1} MiB of tables in memory, wins {} losses {} draws {}",
                     elapsed.as_secs_f64(),
+                    reading.as_secs_f64(),
+                    writing.as_secs_f64(),
                     memory as f64 / (1024.0 * 1024.0),
                     counts[0],
                     counts[1],
