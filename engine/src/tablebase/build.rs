@@ -159,7 +159,14 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
             total,
         });
         let started = Instant::now();
-        store.require(&zeroing_targets(material))?;
+        // A pass of its own in the log: the slices read are restored whole when sparse.
+        store.require(&zeroing_targets(material), &mut |m| {
+            on_event(Event::Progress {
+                pass: format!("reading {m}"),
+                done: 0,
+                total: 1,
+            });
+        })?;
         let reading = started.elapsed();
         // Entries and pending counts of the slice, and the slices it reads.
         let memory = store.bytes() + 2 * halves * size;

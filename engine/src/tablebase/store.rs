@@ -52,9 +52,14 @@ impl Store {
         }
     }
 
-    /// Keeps the canonical slices `needed` loaded, reading the missing ones; of the others,
-    /// the smallest stay while they fit in [`KEEP`] bytes.
-    pub(crate) fn require(&mut self, needed: &[Material]) -> Result<(), TbError> {
+    /// Keeps the canonical slices `needed` loaded, reading the missing ones (`on_read(m)`
+    /// before each: restoring a large sparse slice takes minutes); of the others, the
+    /// smallest stay while they fit in [`KEEP`] bytes.
+    pub(crate) fn require(
+        &mut self,
+        needed: &[Material],
+        on_read: &mut dyn FnMut(Material),
+    ) -> Result<(), TbError> {
         let mut others: Vec<(Material, u64)> = self
             .loaded
             .iter()
@@ -78,6 +83,7 @@ impl Store {
         let mut below = None;
         for &m in needed {
             if !self.loaded.contains_key(&m) {
+                on_read(m);
                 let stored = format::read(&self.dir, m, &self.rules)?;
                 let data = if stored.sparse {
                     if below.is_none() {

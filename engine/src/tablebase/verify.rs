@@ -54,7 +54,7 @@ pub fn verify(
         let started = Instant::now();
         let mut needed = zeroing_targets(material);
         needed.push(material);
-        store.require(&needed)?;
+        store.require(&needed, &mut |_| {})?;
         let ixs: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
         let n = ixs[0].size();
         let total = n * ixs.len() as u64;
