@@ -448,6 +448,33 @@ fn a_corrupt_compressed_block_is_said_at_the_search_that_reads_it() {
     e.quit_ok();
 }
 
+#[test]
+fn a_set_being_built_covers_only_the_slices_it_has() {
+    let rules = Rules::ENGLISH;
+    let dir = crate::scenarios::copy_of(&tables(4, &rules), "tb-partial");
+    // Every 4-piece slice gone but one, as in a build that has reached it.
+    for m in buffgreen::tablebase::Material::slices(4) {
+        if m.pieces() == 4 && m.to_string() != "b0m2k-w0m2k" {
+            std::fs::remove_file(format::path_of(&dir, m)).expect("remove");
+        }
+    }
+    let tb = Tablebase::open(&dir, &rules).expect("opens");
+    assert_eq!(tb.max_pieces(), 4);
+    let pos = |f: &str| fen::parse(f).expect("fen");
+    // Two kings each: present, either side to move; a 3-piece position: complete.
+    for f in ["B:WK4,K8:BK20,K29", "W:WK4,K8:BK20,K29", "B:WK4:BK20,K29"] {
+        assert!(tb.covers(&pos(f)), "{f}");
+        assert!(tb.probe(&pos(f)).is_ok(), "{f}");
+    }
+    // A king and a man each: its slice is not there.
+    let missing = pos("B:WK4,8:BK20,24");
+    assert!(!tb.covers(&missing));
+    assert_eq!(
+        tb.probe(&missing).expect_err("not covered").to_string(),
+        "position not covered by the tables: B:WK4,8:BK20,24"
+    );
+}
+
 fn assert_legal(lines: &[String], fen_text: &str, rules: &Rules) {
     let last = lines.last().expect("a bestmove line");
     crate::protocol_support::assert_legal_bestmove(last, fen_text, rules);

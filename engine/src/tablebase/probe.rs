@@ -201,6 +201,9 @@ impl Slice {
 pub struct Tablebase {
     rules: Rules,
     max_pieces: u32,
+    /// Bit `n` set: every slice of `n` pieces is present, so a position of `n` pieces needs
+    /// no look at its slot to be known covered (a set being built has only some).
+    complete: u32,
     /// The open slices by canonical material code (`None`: no file).
     slots: Vec<Option<Slice>>,
     cache: BlockCache,
@@ -242,12 +245,21 @@ impl Tablebase {
             block = block.max(slice.block);
             slots[header.material.code()] = Some(slice);
         }
+        let complete = (2..=max_pieces)
+            .filter(|&n| {
+                Material::slices(n)
+                    .into_iter()
+                    .filter(|m| m.pieces() == n)
+                    .all(|m| slots[m.code()].is_some())
+            })
+            .fold(0, |bits, n| bits | 1 << n);
         // A quarter of the budget keeps worked-out values when any file is sparse.
         let sparse = slots.iter().flatten().any(|s| s.header.sparse());
         let derived = if sparse { cache / 4 } else { 0 };
         Ok(Tablebase {
             rules: *rules,
             max_pieces,
+            complete,
             slots,
             cache: BlockCache::new(cache - derived, block as usize),
             derived: DerivedCache::new(derived),
@@ -306,13 +318,22 @@ impl Tablebase {
         self.cache.capacity() + self.derived.bytes()
     }
 
-    /// True when the tables cover `pos`: both sides have a piece and there are at most
-    /// [`Tablebase::max_pieces`] of them.
+    /// True when the tables cover `pos`: both sides have a piece, there are at most
+    /// [`Tablebase::max_pieces`] of them, and the slice of its material is present (a set
+    /// still being built lacks some; a position of theirs is answered as not covered without
+    /// an error being made).
     pub fn covers(&self, pos: &Position) -> bool {
         let n = pos.occupied().count();
         n <= self.max_pieces
             && pos.pieces(pos.side_to_move()).any()
             && pos.pieces(!pos.side_to_move()).any()
+            && (self.complete & 1 << n != 0 || self.slot(pos).is_some())
+    }
+
+    /// The open slice of `pos`'s material, if any.
+    fn slot(&self, pos: &Position) -> Option<&Slice> {
+        let code = Material::of(&Masks::of(pos)).canonical().code();
+        self.slots.get(code).and_then(Option::as_ref)
     }
 
     /// The table's value of `pos` (at clock 0; see [`Value::at_clock`]). A position whose side
