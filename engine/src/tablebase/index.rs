@@ -118,7 +118,7 @@ fn next_in(set: u32, space: u32) -> u32 {
 fn lowest(space: u32, k: u32) -> u32 {
     let mut rest = space;
     for _ in 0..k {
-        rest &= rest - 1;
+        rest &= rest.wrapping_sub(1);
     }
     space & !rest
 }
