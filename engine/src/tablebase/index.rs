@@ -218,7 +218,7 @@ impl SliceIndex {
     /// board, and unranks only when Black's men change.
     pub fn for_each_board(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, &Masks)) {
         let mat = self.material;
-        let (bk, wk, wm) = (u32::from(mat.bk), u32::from(mat.wk), u32::from(mat.wm));
+        let (bk, wk) = (u32::from(mat.bk), u32::from(mat.wk));
         let black_kings = self.kings / self.white_kings.max(1);
         let mut idx = range.start;
         while idx < range.end {
@@ -254,7 +254,6 @@ impl SliceIndex {
                 } else {
                     break;
                 }
-                debug_assert!(wm > 0 || r_white == 0);
             }
         }
     }

@@ -297,7 +297,10 @@ impl Tablebase {
     /// `result`, with its error kept as the tables' fault when it is the first.
     fn noted<T>(&self, result: Result<T, TbError>) -> Result<T, TbError> {
         if let Err(e) = &result {
-            let _ = self.fault.set(e.clone());
+            // A bad block is read again at each probe of it: no copy after the first.
+            if self.fault.get().is_none() {
+                let _ = self.fault.set(e.clone());
+            }
         }
         result
     }
