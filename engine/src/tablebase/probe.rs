@@ -326,11 +326,16 @@ impl Tablebase {
     /// still being built lacks some; a position of theirs is answered as not covered without
     /// an error being made).
     pub fn covers(&self, pos: &Position) -> bool {
-        let n = pos.occupied().count();
-        n <= self.max_pieces
+        self.in_range(pos)
+            && (self.complete & 1 << pos.occupied().count() != 0 || self.slot(pos).is_some())
+    }
+
+    /// Both sides have a piece and there are at most [`Tablebase::max_pieces`]: what
+    /// [`Tablebase::covers`] asks before the slice, which a probe looks up itself.
+    fn in_range(&self, pos: &Position) -> bool {
+        pos.occupied().count() <= self.max_pieces
             && pos.pieces(pos.side_to_move()).any()
             && pos.pieces(!pos.side_to_move()).any()
-            && (self.complete & 1 << n != 0 || self.slot(pos).is_some())
     }
 
     /// The open slice of `pos`'s material, if any.
@@ -345,7 +350,7 @@ impl Tablebase {
         if !has_moves(pos, &self.rules) {
             return Ok(self.stuck());
         }
-        if !self.covers(pos) {
+        if !self.in_range(pos) {
             return Err(TbError::NotCovered(fen::write(pos)));
         }
         let masks = Masks::of(pos);
