@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use buffgreen::board::{fen, Rules};
-use buffgreen::tablebase::build::{build, BuildOptions};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
 use buffgreen::tablebase::Tablebase;
 use proptest::prelude::*;
 
@@ -39,6 +39,7 @@ fn good_tables() -> &'static [(PathBuf, Vec<String>); 2] {
                 threads: 1,
                 compress,
                 share: None,
+                memory: DEFAULT_MEMORY,
             };
             build(&opts, &mut |_| {}).expect("3-piece tables build");
             let mut files: Vec<String> = std::fs::read_dir(&dir)

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
 use buffgreen::tablebase::{format, Material, Tablebase};
 
 use crate::protocol_support::Engine as Process;
@@ -222,6 +222,7 @@ fn a_failed_write_leaves_no_temporary_and_a_build_sweeps_stale_ones() {
         threads: 1,
         compress: false,
         share: None,
+        memory: DEFAULT_MEMORY,
     };
     // The first slice's name is taken by a directory: its rename fails after the write.
     let first = Material::slices(2)[0];

@@ -9,7 +9,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
 use buffgreen::tablebase::home::{rules_folder, TABLES_ENV};
 use buffgreen_testkit::process::succeed;
 use buffgreen_testkit::protocol::Engine;
@@ -45,6 +45,7 @@ fn english_root() -> &'static Path {
             threads: 1,
             compress: false,
             share: None,
+            memory: DEFAULT_MEMORY,
         };
         build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {root:?}: {e}"));
         root

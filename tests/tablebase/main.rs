@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
 
 /// Builds (or reuses, the build is resumable) the tables of up to `pieces` pieces for `rules`
 /// in a directory of the test target, and returns it.
@@ -39,6 +39,7 @@ pub fn tables(pieces: u32, rules: &Rules) -> PathBuf {
         threads: 2,
         compress: false,
         share: None,
+        memory: DEFAULT_MEMORY,
     };
     // One build at a time: tests share directories.
     static BUILDING: Mutex<()> = Mutex::new(());

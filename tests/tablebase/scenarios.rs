@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions, BuildReport};
+use buffgreen::tablebase::build::{build, BuildOptions, BuildReport, DEFAULT_MEMORY};
 use buffgreen::tablebase::{format, Material};
 
 use buffgreen_testkit::process::outcome;
@@ -211,6 +211,7 @@ fn build_keeps_good_slices_and_rebuilds_damaged_ones() {
         threads: 1,
         compress: false,
         share: None,
+        memory: DEFAULT_MEMORY,
     };
     let report = build(&opts, &mut |_| {}).expect("builds");
     assert_eq!(

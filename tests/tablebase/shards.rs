@@ -155,3 +155,58 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
         }
     }
 }
+
+/// The slices a compressed build of 4 pieces in `dir` reads, in order, with `memory` bytes.
+fn reads(dir: &Path, memory: u64) -> Vec<String> {
+    let opts = buffgreen::tablebase::build::BuildOptions {
+        dir: dir.to_path_buf(),
+        pieces: 4,
+        rules: Rules::ENGLISH,
+        threads: 2,
+        compress: true,
+        share: None,
+        memory,
+    };
+    let mut read = Vec::new();
+    buffgreen::tablebase::build::build(&opts, &mut |e| {
+        if let buffgreen::tablebase::build::Event::Progress { pass, .. } = e {
+            if let Some(m) = pass.strip_prefix("reading ") {
+                read.push(m.to_string());
+            }
+        }
+    })
+    .expect("builds");
+    read
+}
+
+#[test]
+fn a_build_restores_each_slice_once_when_its_memory_allows() {
+    let needs: Vec<Vec<Material>> = Material::slices(4)
+        .into_iter()
+        .map(buffgreen::tablebase::plan::zeroing_targets)
+        .collect();
+    // With room, every slice another one reads is read once, when it is first needed.
+    let roomy = fresh("tb-memory-roomy");
+    let mut first: Vec<String> = Vec::new();
+    for m in needs.iter().flatten().map(Material::to_string) {
+        if !first.contains(&m) {
+            first.push(m);
+        }
+    }
+    assert_eq!(reads(&roomy, 1 << 30), first);
+    // Without, a slice is read again at every slice that needs it, unless the slice just
+    // built needed it too.
+    let tight = fresh("tb-memory-tight");
+    let mut all: Vec<String> = Vec::new();
+    for (n, now) in needs.iter().enumerate() {
+        let held: &[Material] = if n == 0 { &[] } else { &needs[n - 1] };
+        all.extend(
+            now.iter()
+                .filter(|m| !held.contains(m))
+                .map(Material::to_string),
+        );
+    }
+    assert_eq!(reads(&tight, 0), all);
+    assert!(all.len() > first.len());
+    assert_eq!(contents(&roomy), contents(&tight));
+}

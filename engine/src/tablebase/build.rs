@@ -29,7 +29,7 @@ use crate::tablebase::material::Masks;
 pub use crate::tablebase::plan::Share;
 use crate::tablebase::plan::{self, zeroing_targets};
 use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
-use crate::tablebase::store::Store;
+use crate::tablebase::store::{positions, Schedule, Store};
 use crate::tablebase::unmove::for_each_predecessor;
 use crate::tablebase::work::{each_position, parallel, split};
 use crate::tablebase::{format, Material, TbError, Value};
@@ -49,6 +49,10 @@ pub struct BuildOptions {
     pub compress: bool,
     /// Build only one share of one level (see [`crate::tablebase::plan`]); `None`: all.
     pub share: Option<Share>,
+    /// Bytes of table memory the build may hold for slices it has read and will read again
+    /// ([`DEFAULT_MEMORY`] is a fair choice); the slice built and the slices it reads are held
+    /// whatever this is.
+    pub memory: u64,
 }
 
 /// What the builder reports while it runs.
@@ -104,6 +108,10 @@ pub enum Event {
     },
 }
 
+/// Table memory a build or a check holds unless told otherwise: the slices read, those kept
+/// to be read again, and the slice computed.
+pub const DEFAULT_MEMORY: u64 = 8 << 30;
+
 /// The totals of a build.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BuildReport {
@@ -135,8 +143,8 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         Some(share) => plan::share(&opts.dir, opts.pieces, &opts.rules, share)?,
     };
     let mut store = Store::new(&opts.dir, &opts.rules, opts.threads);
+    let schedule = Schedule::new(slices.iter().map(|&m| zeroing_targets(m)).collect());
     let mut report = BuildReport::default();
-    let positions = |m: Material| SliceIndex::new(m).size() * m.halves().len() as u64;
     let total = slices.iter().map(|&m| positions(m)).sum();
     let mut before = 0;
     for (n, &material) in slices.iter().enumerate() {
@@ -160,7 +168,8 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         });
         let started = Instant::now();
         // A pass of its own in the log: the slices read are restored whole when sparse.
-        store.require(&zeroing_targets(material), &mut |m| {
+        let room = opts.memory.saturating_sub(2 * halves * size);
+        store.require(&schedule, n, room, &mut |m| {
             on_event(Event::Progress {
                 pass: format!("reading {m}"),
                 done: 0,

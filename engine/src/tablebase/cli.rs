@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::board::fen;
 use crate::cli::GameRuleFlags;
-use crate::tablebase::build::{build, BuildOptions, Share};
+use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY};
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::verify::verify;
@@ -62,6 +62,11 @@ pub struct BuildArgs {
     /// With --level: build only share K of N of the level (K = 1..N).
     #[arg(long, value_name = "K/N", value_parser = parse_shard, requires = "level")]
     pub shard: Option<(u32, u32)>,
+    /// Table memory in MiB for the slices read and kept to be read again (the slice built
+    /// and the slices it reads are held whatever this is).
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY >> 20,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub memory: u64,
 }
 
 /// `K/N` of `--shard`.
@@ -211,6 +216,7 @@ fn run_build(a: &BuildArgs) -> i32 {
         rules: a.rules.rules(),
         threads: threads(a.threads),
         compress: a.compress,
+        memory: a.memory << 20,
         share: a.level.map(|level| {
             let (shard, of) = a.shard.unwrap_or((1, 1));
             Share { level, shard, of }

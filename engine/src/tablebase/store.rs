@@ -17,10 +17,30 @@ use crate::tablebase::{sparse, Material, Tablebase, TbError, Value};
 /// a restoration probes every position of a slice.
 const RESTORE_CACHE: u64 = 256 << 20;
 
-/// Bytes of slices no longer needed that a store keeps: a sparse slice read again is restored
-/// again, which costs far more than reading a plain one, and the slices below are read again
-/// and again as the build goes from one slice to the next.
-const KEEP: u64 = 512 << 20;
+/// When each slice is read again in a computation that goes through `order`: a sparse slice
+/// read again is restored again, which costs far more than reading a plain one, and the
+/// slices below are read again and again as a build goes from one slice to the next, so the
+/// store keeps, within its room, those needed soonest.
+pub(crate) struct Schedule {
+    needs: Vec<Vec<Material>>,
+}
+
+impl Schedule {
+    /// The schedule of a computation that reads `needs[n]` at its step `n`.
+    pub(crate) fn new(needs: Vec<Vec<Material>>) -> Schedule {
+        Schedule { needs }
+    }
+
+    /// The slices step `n` reads.
+    pub(crate) fn needs(&self, n: usize) -> &[Material] {
+        self.needs.get(n).map_or(&[], Vec::as_slice)
+    }
+
+    /// The first step after `n` that reads `m`; `None`: none does.
+    fn next_use(&self, m: Material, n: usize) -> Option<usize> {
+        (n + 1..self.needs.len()).find(|&j| self.needs[j].contains(&m))
+    }
+}
 
 /// Where the entries of one material (Black to move) are.
 struct Slot {
@@ -52,29 +72,34 @@ impl Store {
         }
     }
 
-    /// Keeps the canonical slices `needed` loaded, reading the missing ones (`on_read(m)`
-    /// before each: restoring a large sparse slice takes minutes); of the others, the
-    /// smallest stay while they fit in [`KEEP`] bytes.
+    /// Keeps the canonical slices of step `step` of `schedule` loaded, reading the missing
+    /// ones (`on_read(m)` before each: restoring a large sparse slice takes minutes). Of the
+    /// others, those read again soonest stay while they fit, with the slices needed, in
+    /// `room` bytes; the rest are dropped.
     pub(crate) fn require(
         &mut self,
-        needed: &[Material],
+        schedule: &Schedule,
+        step: usize,
+        room: u64,
         on_read: &mut dyn FnMut(Material),
     ) -> Result<(), TbError> {
-        let mut others: Vec<(Material, u64)> = self
+        let needed = schedule.needs(step);
+        let needed_bytes: u64 = needed.iter().map(|&m| positions(m)).sum();
+        let mut others: Vec<(usize, Material, u64)> = self
             .loaded
             .iter()
             .filter(|(m, _)| !needed.contains(m))
-            .map(|(m, d)| (*m, d.len() as u64))
+            .filter_map(|(m, d)| Some((schedule.next_use(*m, step)?, *m, d.len() as u64)))
             .collect();
-        others.sort_by_key(|&(m, len)| (len, m));
-        let mut kept = 0;
+        others.sort_by_key(|&(next, m, _)| (next, m));
+        let mut kept = needed_bytes;
         let keep: Vec<Material> = others
             .into_iter()
-            .take_while(|&(_, len)| {
+            .take_while(|&(_, _, len)| {
                 kept += len;
-                kept <= KEEP
+                kept <= room
             })
-            .map(|(m, _)| m)
+            .map(|(_, m, _)| m)
             .collect();
         self.loaded
             .retain(|m, _| needed.contains(m) || keep.contains(m));
@@ -138,4 +163,9 @@ impl Store {
             .get(slot.offset + slot.index.index(&masks) as usize)
             .copied()
     }
+}
+
+/// Positions of a slice, both sides to move: the bytes it takes held whole.
+pub(crate) fn positions(m: Material) -> u64 {
+    SliceIndex::new(m).size() * m.halves().len() as u64
 }

@@ -9,11 +9,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::MoveList;
+use crate::tablebase::build::DEFAULT_MEMORY;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::MAX_PIECES;
 use crate::tablebase::plan::zeroing_targets;
 use crate::tablebase::solve::{distance_limit, one_step};
-use crate::tablebase::store::Store;
+use crate::tablebase::store::{Schedule, Store};
 use crate::tablebase::work::{each_position, split};
 use crate::tablebase::{format, Material, TbError, Value};
 
@@ -45,16 +46,25 @@ pub fn verify(
     let present: Vec<Material> = files.iter().map(|(_, h)| h.material).collect();
     let limit = distance_limit(rules.draw_half_moves);
     let mut store = Store::new(dir, &rules, threads);
+    let order: Vec<Material> = Material::slices(MAX_PIECES)
+        .into_iter()
+        .filter(|m| present.contains(m))
+        .collect();
+    let schedule = Schedule::new(
+        order
+            .iter()
+            .map(|&m| {
+                let mut needed = zeroing_targets(m);
+                needed.push(m);
+                needed
+            })
+            .collect(),
+    );
     let mut positions = 0;
     let mut slices = 0;
-    for material in Material::slices(MAX_PIECES) {
-        if !present.contains(&material) {
-            continue;
-        }
+    for (step, &material) in order.iter().enumerate() {
         let started = Instant::now();
-        let mut needed = zeroing_targets(material);
-        needed.push(material);
-        store.require(&needed, &mut |_| {})?;
+        store.require(&schedule, step, DEFAULT_MEMORY, &mut |_| {})?;
         let ixs: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
         let n = ixs[0].size();
         let total = n * ixs.len() as u64;
