@@ -170,27 +170,91 @@ fn bad_input_gets_one_clear_error() {
 }
 
 #[test]
-fn verify_reports_the_first_inconsistent_entry() {
-    let bg = tables(3, &Rules::BUFF_AND_GREEN);
+fn verify_reports_every_bad_slice_and_goes_on() {
+    let rules = Rules::BUFF_AND_GREEN;
+    let bg = tables(3, &rules);
     let bad = copy_of(&bg, "tb-inconsistent");
-    // Rewrite one slice with one entry changed and a valid checksum: only verify can see it.
+    // Rewrite two slices with one entry changed and a valid checksum: only verify sees them,
+    // and it names every slice that disagrees, not the first one only.
+    for m in [
+        Material {
+            bm: 0,
+            bk: 1,
+            wm: 0,
+            wk: 2,
+        },
+        Material {
+            bm: 1,
+            bk: 0,
+            wm: 1,
+            wk: 0,
+        },
+    ] {
+        let mut data = format::read(&bad, m, &rules).expect("readable").data;
+        data[0] = if data[0] == 0 { 1 } else { 0 };
+        format::write(&bad, m, &rules, &data).expect("writable");
+    }
+    let slices = Material::slices(3).len();
+    let (code, out, err) = run(&["tb", "verify", "--dir", bad.to_str().expect("utf-8")]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    // The 2-piece entry changed makes the 3-piece slices that reach it disagree too.
+    let named: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("error: inconsistent entry in "))
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "b1m0k-w1m0k",
+            "b0m1k-w0m2k",
+            "b0m1k-w1m1k",
+            "b1m0k-w1m1k",
+            "b1m0k-w2m0k"
+        ],
+        "{err}"
+    );
+    assert_eq!(
+        err.lines().last(),
+        Some(
+            format!(
+                "error: 5 of {slices} slices failed (5 inconsistent), {} consistent",
+                slices - 5
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(err.lines().count(), slices + 1, "one line a slice: {err}");
+    // A slice that cannot be read: it and the slices that read it are not checked, the
+    // others are, and the exit status says the tables could not be read.
+    let gone = copy_of(&bg, "tb-unreadable");
     let m = Material {
         bm: 0,
         bk: 1,
         wm: 0,
-        wk: 2,
+        wk: 1,
     };
-    let mut data = format::read(&bad, m, &Rules::BUFF_AND_GREEN)
-        .expect("readable")
-        .data;
-    data[0] = if data[0] == 0 { 1 } else { 0 };
-    format::write(&bad, m, &Rules::BUFF_AND_GREEN, &data).expect("writable");
-    let (code, out, err) = run(&["tb", "verify", "--dir", bad.to_str().expect("utf-8")]);
-    assert_eq!(code, 1, "{out}");
-    let last = err.lines().last().expect("an error line");
+    std::fs::remove_file(format::path_of(&gone, m)).expect("removable");
+    let (code, out, err) = run(&["tb", "verify", "--dir", gone.to_str().expect("utf-8")]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
+    let readers = Material::slices(3)
+        .into_iter()
+        .filter(|&s| s != m && buffgreen::tablebase::plan::zeroing_targets(s).contains(&m))
+        .count();
+    assert_eq!(errors.len(), readers + 1, "{err}");
     assert!(
-        last.starts_with("error: inconsistent entry in b0m1k-w0m2k: "),
-        "{last}"
+        errors[0]
+            .ends_with(" not checked: missing table b0m1k-w0m1k (build the smaller slices first)"),
+        "{err}"
+    );
+    assert_eq!(
+        errors[readers],
+        format!(
+            "error: {readers} of {} slices failed (0 inconsistent), {} consistent",
+            slices - 1,
+            slices - 1 - readers
+        )
     );
 }
 

@@ -29,7 +29,7 @@ pub enum TbCommand {
     Build(BuildArgs),
     /// Print `win <d>`, `loss <d>` or `draw` for one position.
     Probe(ProbeArgs),
-    /// Check every entry against its successors.
+    /// Check every entry of every slice against its successors (all slices, whatever fails).
     Verify(VerifyArgs),
     /// Convert the plain tables of a directory to sparse compressed ones, in place.
     Compress(CompressArgs),
@@ -277,11 +277,12 @@ fn run_probe(a: &ProbeArgs) -> i32 {
 
 fn run_verify(a: &VerifyArgs) -> i32 {
     let started = Instant::now();
-    let mut on_slice = |m, t: std::time::Duration| {
-        eprintln!("{m}: consistent ({:.1}s)", t.as_secs_f64());
+    let mut on_slice = |m, checked: Result<std::time::Duration, &TbError>| match checked {
+        Ok(t) => eprintln!("{m}: consistent ({:.1}s)", t.as_secs_f64()),
+        Err(e) => eprintln!("error: {e}"),
     };
     match verify(&a.dir, threads(a.threads), &mut on_slice) {
-        Ok(r) => {
+        Ok(r) if r.problems.is_empty() => {
             println!(
                 "ok: {} slices, {} positions consistent ({}), {:.1}s",
                 r.slices,
@@ -291,13 +292,28 @@ fn run_verify(a: &VerifyArgs) -> i32 {
             );
             0
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            if matches!(e, crate::tablebase::TbError::Inconsistent { .. }) {
+        Ok(r) => {
+            let inconsistent = r
+                .problems
+                .iter()
+                .filter(|e| matches!(e, TbError::Inconsistent { .. }))
+                .count();
+            eprintln!(
+                "error: {} of {} slices failed ({inconsistent} inconsistent), {} consistent",
+                r.problems.len(),
+                r.problems.len() + r.slices,
+                r.slices
+            );
+            // Inconsistent tables are the negative answer; unreadable ones an error.
+            if inconsistent == r.problems.len() {
                 1
             } else {
                 2
             }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
         }
     }
 }

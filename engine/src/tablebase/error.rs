@@ -81,6 +81,14 @@ pub enum TbError {
     /// The position is not in the tables.
     #[error("position not covered by the tables: {0}")]
     NotCovered(String),
+    /// `tb verify` could not read a slice, or one it reads.
+    #[error("{slice} not checked: {cause}")]
+    Unchecked {
+        /// The slice.
+        slice: String,
+        /// Why its tables could not be read.
+        cause: String,
+    },
     /// A table needed to build or check another is missing.
     #[error("missing table {0} (build the smaller slices first)")]
     Missing(String),

@@ -21,19 +21,25 @@ use crate::tablebase::{format, Material, TbError, Value};
 /// What `verify` checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifyReport {
-    /// Slices checked.
+    /// Slices checked and found consistent.
     pub slices: usize,
-    /// Entries checked.
+    /// Entries checked and found consistent.
     pub positions: u64,
     /// The rules the tables are built for.
     pub rules: crate::board::Rules,
+    /// What was wrong, one error per slice that failed (inconsistent, unreadable, or not
+    /// checkable because a slice it reads is), in the order the slices were checked.
+    pub problems: Vec<TbError>,
 }
 
-/// Checks every slice file of `dir`; `on_slice(material, elapsed)` after each.
+/// Checks every slice file of `dir`, all of them whatever fails: a check of a large set takes
+/// hours, and one run should name every slice to build again. `on_slice(material, result)`
+/// after each, with the time it took or what was wrong. `Err` only when nothing can be checked
+/// (no tables, tables of mixed rules, an unreadable directory or header).
 pub fn verify(
     dir: &Path,
     threads: usize,
-    on_slice: &mut dyn FnMut(Material, Duration),
+    on_slice: &mut dyn FnMut(Material, Result<Duration, &TbError>),
 ) -> Result<VerifyReport, TbError> {
     let files = format::scan(dir)?;
     let Some((_, first)) = files.first() else {
@@ -44,7 +50,6 @@ pub fn verify(
         format::check_rules(path, header, &rules)?;
     }
     let present: Vec<Material> = files.iter().map(|(_, h)| h.material).collect();
-    let limit = distance_limit(rules.draw_half_moves);
     let mut store = Store::new(dir, &rules, threads);
     let order: Vec<Material> = Material::slices(MAX_PIECES)
         .into_iter()
@@ -60,64 +65,91 @@ pub fn verify(
             })
             .collect(),
     );
-    let mut positions = 0;
-    let mut slices = 0;
+    let mut report = VerifyReport {
+        slices: 0,
+        positions: 0,
+        rules,
+        problems: Vec::new(),
+    };
     for (step, &material) in order.iter().enumerate() {
         let started = Instant::now();
-        store.require(&schedule, step, DEFAULT_MEMORY, &mut |_| {})?;
-        let ixs: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
-        let n = ixs[0].size();
-        let total = n * ixs.len() as u64;
-        let first_bad = AtomicU64::new(u64::MAX);
-        let missing = AtomicBool::new(false);
-        each_position(
-            &ixs,
-            threads,
-            |h, i, pos, list| {
-                let expected = one_step(pos, &rules, limit, list, |q, _| {
-                    store.code(q).unwrap_or_else(|| {
-                        missing.store(true, Ordering::Relaxed);
-                        0
-                    })
-                });
-                if store.code(pos) != Some(expected.code()) {
-                    first_bad.fetch_min(h as u64 * n + i, Ordering::Relaxed);
-                }
-            },
-            &mut |_| {},
-        );
-        if missing.load(Ordering::Relaxed) {
-            return Err(TbError::Missing(format!("reached from {material}")));
-        }
-        let g = first_bad.load(Ordering::Relaxed);
-        if g != u64::MAX {
-            let (h, i) = split(g, n);
-            let pos = ixs[h].board(i).position();
-            let mut list = MoveList::new();
-            let (fen, stored, expected) = match pos {
-                Some(p) => (
-                    crate::board::fen::write(&p),
-                    store.code(&p).map(|c| Value::from_code(c, rules.losing)),
-                    one_step(&p, &rules, limit, &mut list, |q, _| {
-                        store.code(q).unwrap_or(0)
-                    }),
-                ),
-                None => (format!("index {i}"), None, Value::Draw),
-            };
-            return Err(TbError::Inconsistent {
+        let checked = store
+            .require(&schedule, step, DEFAULT_MEMORY, &mut |_| {})
+            .map_err(|e| TbError::Unchecked {
                 slice: material.to_string(),
-                fen,
-                stored: stored.map_or("nothing".to_string(), |v| v.to_string()),
-                expected: expected.to_string(),
-            });
+                cause: e.to_string(),
+            })
+            .and_then(|()| check_slice(&store, material, &rules, threads));
+        match checked {
+            Ok(n) => {
+                report.positions += n;
+                report.slices += 1;
+                on_slice(material, Ok(started.elapsed()));
+            }
+            Err(e) => {
+                on_slice(material, Err(&e));
+                report.problems.push(e);
+            }
         }
-        positions += total;
-        slices += 1;
-        on_slice(material, started.elapsed());
     }
-    Ok(VerifyReport {
-        slices,
-        positions,
-        rules,
-    })
+    Ok(report)
+}
+
+/// Checks every entry of `material` (loaded in `store` with the slices it reads); the
+/// number of entries, or the first inconsistent one.
+fn check_slice(
+    store: &Store,
+    material: Material,
+    rules: &crate::board::Rules,
+    threads: usize,
+) -> Result<u64, TbError> {
+    let rules = *rules;
+    let limit = distance_limit(rules.draw_half_moves);
+    let ixs: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
+    let n = ixs[0].size();
+    let total = n * ixs.len() as u64;
+    let first_bad = AtomicU64::new(u64::MAX);
+    let missing = AtomicBool::new(false);
+    each_position(
+        &ixs,
+        threads,
+        |h, i, pos, list| {
+            let expected = one_step(pos, &rules, limit, list, |q, _| {
+                store.code(q).unwrap_or_else(|| {
+                    missing.store(true, Ordering::Relaxed);
+                    0
+                })
+            });
+            if store.code(pos) != Some(expected.code()) {
+                first_bad.fetch_min(h as u64 * n + i, Ordering::Relaxed);
+            }
+        },
+        &mut |_| {},
+    );
+    if missing.load(Ordering::Relaxed) {
+        return Err(TbError::Missing(format!("reached from {material}")));
+    }
+    let g = first_bad.load(Ordering::Relaxed);
+    if g != u64::MAX {
+        let (h, i) = split(g, n);
+        let pos = ixs[h].board(i).position();
+        let mut list = MoveList::new();
+        let (fen, stored, expected) = match pos {
+            Some(p) => (
+                crate::board::fen::write(&p),
+                store.code(&p).map(|c| Value::from_code(c, rules.losing)),
+                one_step(&p, &rules, limit, &mut list, |q, _| {
+                    store.code(q).unwrap_or(0)
+                }),
+            ),
+            None => (format!("index {i}"), None, Value::Draw),
+        };
+        return Err(TbError::Inconsistent {
+            slice: material.to_string(),
+            fen,
+            stored: stored.map_or("nothing".to_string(), |v| v.to_string()),
+            expected: expected.to_string(),
+        });
+    }
+    Ok(total)
 }
