@@ -449,6 +449,44 @@ fn a_corrupt_compressed_block_is_said_at_the_search_that_reads_it() {
 }
 
 #[test]
+fn a_block_found_corrupt_stays_refused_until_the_tables_are_opened_again() {
+    let rules = Rules::default();
+    let dir = crate::scenarios::copy_of(&tables(3, &rules), "tb-corrupt-block-memo");
+    buffgreen_testkit::process::succeed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+            .args(["tb", "compress", "--dir"])
+            .arg(&dir),
+        "tb compress",
+    );
+    let slice = dir.join("b0m1k-w0m2k.bgtb");
+    let good = std::fs::read(&slice).expect("read");
+    let header = format::read_header(&slice).expect("header");
+    let blocks_start = format::HEADER_LEN + header.blocks() as usize * 16;
+    let mut bad = good.clone();
+    for b in &mut bad[blocks_start..] {
+        *b ^= 0x55;
+    }
+    std::fs::write(&slice, &bad).expect("write");
+    let tb = Tablebase::open(&dir, &rules).expect("opens: no block is read");
+    let pos = fen::parse("W:WK4:BK7,K16").expect("fen");
+    let refused = format!(
+        "{}: block 3 is corrupt (checksum or size mismatch)",
+        text(&slice)
+    );
+    assert_eq!(
+        tb.probe(&pos).map_err(|e| e.to_string()),
+        Err(refused.clone())
+    );
+    // The file mended in place: the open tables do not read the block again (a damaged block
+    // would otherwise be read and checked at every probe of it) ...
+    std::fs::write(&slice, &good).expect("write");
+    assert_eq!(tb.probe(&pos).map_err(|e| e.to_string()), Err(refused));
+    // ... and tables opened again read it.
+    let again = Tablebase::open(&dir, &rules).expect("opens");
+    assert!(again.probe(&pos).is_ok());
+}
+
+#[test]
 fn a_set_being_built_covers_only_the_slices_it_has() {
     let rules = Rules::ENGLISH;
     let dir = crate::scenarios::copy_of(&tables(4, &rules), "tb-partial");

@@ -11,11 +11,12 @@
 //! [`Tablebase::verify_plain`] (the engine calls it when a `setoption` names the tables,
 //! outside any search), or else at the slice's first probe (a one-off `tb probe`); a
 //! compressed block is checked at each read, before it is decompressed, so opening a
-//! compressed set reads no block. The first failed read is kept for [`Tablebase::take_fault`].
+//! compressed set reads no block; a block found corrupt is refused from then on without being
+//! read again. The first failed read is kept for [`Tablebase::take_fault`].
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use crate::board::{fen, has_captures, has_moves, Position, Rules};
@@ -74,6 +75,10 @@ struct Slice {
     block: u32,
     /// Plain files: whether the checksum of the whole file matched.
     checked: OnceLock<Result<(), TbError>>,
+    /// Compressed files: one bit per block found corrupt, so that a bad block is read and
+    /// checked once, not at every probe of it (a bit, not the error: a damaged file of many
+    /// blocks costs a bit each).
+    bad: Box<[AtomicU64]>,
 }
 
 impl Slice {
@@ -116,6 +121,9 @@ impl Slice {
             data_start,
             block,
             checked: OnceLock::new(),
+            bad: (0..header.blocks().div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
         })
     }
 
@@ -132,11 +140,22 @@ impl Slice {
             Layout::Plain => read_at(&self.file, out, self.data_start + b * u64::from(self.block))
                 .map_err(changed),
             Layout::Compressed { codec, .. } => {
+                let (word, bit) = ((b / 64) as usize, 1u64 << (b % 64));
+                if self.bad[word].load(Ordering::Relaxed) & bit != 0 {
+                    return Err(TbError::CorruptBlock {
+                        path: self.path.clone(),
+                        block: b,
+                    });
+                }
                 let (begin, end, sum) = self.raw_range(b);
                 raw.resize((end - begin) as usize, 0);
                 read_at(&self.file, raw, self.data_start + begin).map_err(changed)?;
-                compress::check_block(&self.path, b, raw, sum)?;
-                compress::decode_to(&self.path, b, codec, raw, out)
+                let decoded = compress::check_block(&self.path, b, raw, sum)
+                    .and_then(|()| compress::decode_to(&self.path, b, codec, raw, out));
+                if let Err(TbError::CorruptBlock { .. }) = decoded {
+                    self.bad[word].fetch_or(bit, Ordering::Relaxed);
+                }
+                decoded
             }
         }
     }
