@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use buffgreen::board::{fen, generate_moves, notation, MoveList, Position, Rules};
-use buffgreen::tablebase::build::{build, BuildOptions};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
 use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen_lab::ending::{Outcome, Solver};
 
@@ -25,6 +25,7 @@ fn tables(pieces: u32, rules: &Rules) -> PathBuf {
         threads: 1,
         compress: false,
         share: None,
+        memory: DEFAULT_MEMORY,
     };
     build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {dir:?}: {e}"));
     dir
@@ -86,7 +87,10 @@ fn proven_values_match_deeper_tables() {
 struct Line {
     pos: Position,
     rules: Rules,
+    /// The moves that keep the result (a line whose moves are all decided).
     bm: Vec<String>,
+    /// The moves proven to change it (a line with undecided moves).
+    am: Vec<String>,
     result: Outcome,
 }
 
@@ -98,12 +102,12 @@ fn suite_lines(path: &Path) -> Vec<(String, Line)> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
     {
         let fields: Vec<&str> = raw.split(" ; ").collect();
-        let field = |name: &str| {
+        let maybe = |name: &str| {
             fields
                 .iter()
                 .find_map(|f| f.strip_prefix(name).and_then(|v| v.strip_prefix(' ')))
-                .unwrap_or_else(|| panic!("no {name} in {raw}"))
         };
+        let field = |name: &str| maybe(name).unwrap_or_else(|| panic!("no {name} in {raw}"));
         let pos = fen::parse(fields[0]).unwrap_or_else(|e| panic!("{raw}: {e}"));
         let rules = match field("rules") {
             "english" => Rules::ENGLISH,
@@ -113,13 +117,21 @@ fn suite_lines(path: &Path) -> Vec<(String, Line)> {
         let result = Outcome::from_name(field("result")).expect("result");
         let pieces: u32 = field("pieces").parse().expect("pieces");
         assert_eq!(pieces, pos.occupied().count(), "{raw}");
-        let bm: Vec<String> = field("bm").split(' ').map(str::to_string).collect();
-        for m in &bm {
+        let moves = |name: &str| -> Vec<String> {
+            maybe(name).map_or(Vec::new(), |v| v.split(' ').map(str::to_string).collect())
+        };
+        let (bm, am) = (moves("bm"), moves("am"));
+        assert!(bm.is_empty() != am.is_empty(), "bm or am, not both: {raw}");
+        for m in bm.iter().chain(&am) {
             notation::parse_move(&pos, &rules, m).unwrap_or_else(|e| panic!("{raw}: {m}: {e}"));
         }
         let mut list = MoveList::new();
         generate_moves(&pos, &rules, &mut list);
         assert!(bm.len() < list.len(), "every move keeps the result: {raw}");
+        assert!(
+            am.len() < list.len(),
+            "every move changes the result: {raw}"
+        );
         assert!((7..=12).contains(&pieces), "{raw}");
         lines.push((
             field("id").to_string(),
@@ -127,6 +139,7 @@ fn suite_lines(path: &Path) -> Vec<(String, Line)> {
                 pos,
                 rules,
                 bm,
+                am,
                 result,
             },
         ));
@@ -151,8 +164,8 @@ fn suite_lines_are_well_formed() {
     }
 }
 
-/// The first lines of each suite, proven again with the tables they were made with:
-/// `BUFFGREEN_ENDING_TABLES_ENGLISH` and `BUFFGREEN_ENDING_TABLES_BG` name them.
+/// The first lines of each suite, and its first `am` lines, proven again with the tables they
+/// were made with: `BUFFGREEN_ENDING_TABLES_ENGLISH` and `BUFFGREEN_ENDING_TABLES_BG` name them.
 #[test]
 #[ignore = "needs the tables the suites were made with (see the doc comment)"]
 fn suite_lines_prove_again() {
@@ -165,7 +178,8 @@ fn suite_lines_prove_again() {
         let tb = Tablebase::open(Path::new(&dir), &lines[0].1.rules).expect("tables");
         let mut solver = Solver::new(lines[0].1.rules, Some(&tb), 1 << 22);
         let mut exact = 0;
-        for (id, line) in lines.iter().take(20) {
+        let am_lines = lines.iter().filter(|(_, l)| !l.am.is_empty()).take(20);
+        for (id, line) in lines.iter().take(20).chain(am_lines) {
             let Some(proof) = solver.prove_root(&line.pos, 400_000, 300_000) else {
                 continue;
             };
@@ -176,6 +190,17 @@ fn suite_lines_prove_again() {
             let (keep, lose, open) = (names(&proof.keep), names(&proof.lose), names(&proof.open));
             // A fresh solver has not the answers the suite's run had gathered, so a move may
             // stay undecided; no verdict may contradict the line.
+            assert!(
+                keep.iter().all(|m| !line.am.contains(m)),
+                "{id}: keep {keep:?}"
+            );
+            if line.bm.is_empty() {
+                assert!(
+                    line.am.iter().all(|m| lose.contains(m) || open.contains(m)),
+                    "{id}"
+                );
+                continue;
+            }
             assert!(
                 keep.iter().all(|m| line.bm.contains(m)),
                 "{id}: keep {keep:?}"

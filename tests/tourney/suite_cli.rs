@@ -316,3 +316,65 @@ fn tables_here_give_the_lines_of_an_engine_given_the_same_tables() {
     assert_eq!(stdout(&o), "");
     assert_eq!(stderr(&o), "error: --tables nowhere: no such directory\n");
 }
+
+#[test]
+fn am_moves_fail_a_position_and_every_other_move_solves_it() {
+    // The one legal move avoided: never solved.
+    let o = suite(
+        "am-forced",
+        "B:W14,22,30:B9 ; am 9x25 ; id short\n",
+        &["--nodes", "100"],
+    );
+    assert_eq!(
+        stdout(&o),
+        "FAIL short          default  played 9x18x25    am 9x18x25\nSolved: 0/1 (nodes 100)\n"
+    );
+    assert_eq!(o.status.code(), Some(1));
+    // Two legal moves: whichever the search plays fails when avoided and solves when the
+    // other one is.
+    let o = suite("am-which", BACKWARD, &["--english", "--nodes", "100"]);
+    let out = stdout(&o);
+    let played = out
+        .split_whitespace()
+        .skip_while(|w| *w != "played")
+        .nth(1)
+        .expect("a move")
+        .to_string();
+    let other = if played == "15-18" { "15-19" } else { "15-18" };
+    for (avoid, verdict, status) in [(&played[..], "FAIL", 1), (other, "ok  ", 0)] {
+        let line = format!("B:W11,30:B15 ; am {avoid} ; id back\n");
+        let o = suite("am-which", &line, &["--english", "--nodes", "100"]);
+        assert_eq!(
+            stdout(&o),
+            format!(
+                "{verdict} back           english  played {played:<10} am {avoid}\n\
+                 Solved: {}/1 (nodes 100)\n",
+                1 - status
+            )
+        );
+        assert_eq!(o.status.code(), Some(status));
+    }
+    // Both fields: bm names the moves that solve, am those that fail.
+    let o = suite(
+        "am-both",
+        &format!("B:W11,30:B15 ; bm {played} ; am {other} ; id back\n"),
+        &["--english", "--nodes", "100"],
+    );
+    assert_ends(
+        &stdout(&o),
+        &format!(" bm {played} ; am {other}\nSolved: 1/1 (nodes 100)\n"),
+    );
+    // A move in both, or neither field: the line is refused.
+    let o = suite(
+        "am-bad",
+        "B:W11,30:B15 ; bm 15-18 ; am 15-18\nB:W11,30:B15 ; id none\n",
+        &["--english"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "error: s.txt:1: 15-18 is in both bm and am\n\
+         error: s.txt:2: no 'bm <move>' or 'am <move>' field\n"
+    );
+}

@@ -1,13 +1,15 @@
 //! `buffgreen suite FILE...`: searches test positions and counts those where the engine plays
 //! one of the best moves.
 //!
-//! Line format: `FEN ; bm <move> [<move>...] ; id <name>` plus
-//! optional fields `rules default|english` and any others (`type`, `depth`, ... are ignored).
-//! Blank lines and lines starting with `#` are skipped. Every line is checked before any search:
-//! a bad FEN, a `bm` move that is not legal in the position, a position with no legal move or an
-//! unknown `rules` value is an error naming `file:line`, and nothing is searched. `bm` moves are
-//! compared as moves, not as text: a capture may be given by its ends (`9x25` for `9x18x25`)
-//! when that names one capture.
+//! Line format: `FEN ; bm <move> [<move>...] ; id <name>` or `FEN ; am <move> [<move>...] ;
+//! id <name>` (EPD's "best move" and "avoid move": a position is solved by a `bm` move, and by
+//! any move but an `am` one; a line may have both), plus optional fields `rules
+//! default|english` and any others (`type`, `depth`, ... are ignored). Blank lines and lines
+//! starting with `#` are skipped. Every line is checked before any search: a bad FEN, a `bm` or
+//! `am` move that is not legal in the position, a move in both, a position with no legal move
+//! or an unknown `rules` value is an error naming `file:line`, and nothing is searched. Moves
+//! are compared as moves, not as text: a capture may be given by its ends (`9x25` for
+//! `9x18x25`) when that names one capture.
 //!
 //! The positions are searched in this process by the library's search, or with `--engine
 //! SPEC` by another engine program driven through the protocol by the match runner's engine
@@ -84,7 +86,7 @@ pub struct SuiteArgs {
     #[arg(long, value_name = "MS", default_value_t = 10_000, requires = "engine")]
     pub reply_timeout: u64,
     /// Also write the results as JSON to this file: one object with `positions` (file, line,
-    /// id, rules, fen, bm, played, solved, nodes) and `solved`, `total`, `limit`.
+    /// id, rules, fen, bm, am, played, solved, nodes) and `solved`, `total`, `limit`.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
     /// Endgame tables the search in this process probes (as `TablebasePath`: a folder of
@@ -110,8 +112,11 @@ pub struct Entry {
     pub rules: Rules,
     /// The position.
     pub position: Position,
-    /// The best moves, resolved to legal moves of the position.
+    /// The best moves (`bm`), resolved to legal moves of the position; empty: any move not
+    /// avoided.
     pub best: Vec<Move>,
+    /// The moves to avoid (`am`), resolved likewise.
+    pub avoid: Vec<Move>,
 }
 
 /// Reads and checks every line of `text` (from `file`); all errors, one per bad line, each
@@ -125,13 +130,14 @@ pub fn parse_suite(file: &str, text: &str, base: Rules) -> Result<Vec<Entry>, Ve
             continue;
         }
         match parse_line(line, base) {
-            Ok((id, rules, position, best)) => entries.push(Entry {
+            Ok(p) => entries.push(Entry {
                 file: file.to_string(),
                 line: i + 1,
-                id: id.unwrap_or_else(|| format!("line {}", i + 1)),
-                rules,
-                position,
-                best,
+                id: p.id.unwrap_or_else(|| format!("line {}", i + 1)),
+                rules: p.rules,
+                position: p.position,
+                best: p.best,
+                avoid: p.avoid,
             }),
             Err(why) => errors.push(format!("{file}:{}: {why}", i + 1)),
         }
@@ -143,7 +149,14 @@ pub fn parse_suite(file: &str, text: &str, base: Rules) -> Result<Vec<Entry>, Ve
     }
 }
 
-type Parsed = (Option<String>, Rules, Position, Vec<Move>);
+/// The fields of one line.
+struct Parsed {
+    id: Option<String>,
+    rules: Rules,
+    position: Position,
+    best: Vec<Move>,
+    avoid: Vec<Move>,
+}
 
 /// `text` as an error message quotes it: control characters escaped, so that the message
 /// stays one printable line.
@@ -164,12 +177,13 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
     let fen_text = fields.next().unwrap_or("");
     let position =
         fen::parse(fen_text).map_err(|e| format!("bad FEN '{}': {e}", shown(fen_text)))?;
-    let (mut bm, mut id, mut rules) = (None, None, base);
+    let (mut bm, mut am, mut id, mut rules) = (None, None, None, base);
     for field in fields {
         let (key, value) = field.split_once(char::is_whitespace).unwrap_or((field, ""));
         let value = value.trim();
         match key {
             "bm" => bm = Some(value),
+            "am" => am = Some(value),
             "id" => id = Some(value.to_string()),
             "rules" => {
                 rules = match value {
@@ -194,17 +208,32 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
             _ => {}
         }
     }
-    let bm = bm
-        .filter(|b| !b.is_empty())
-        .ok_or_else(|| "no 'bm <move>' field".to_string())?;
+    let (bm, am) = (bm.unwrap_or(""), am.unwrap_or(""));
+    if bm.is_empty() && am.is_empty() {
+        return Err("no 'bm <move>' or 'am <move>' field".to_string());
+    }
     if Game::new(position, 0, rules).legal_moves().is_empty() {
         return Err("the side to move has no legal move".to_string());
     }
-    let best = bm
-        .split_whitespace()
-        .map(|m| notation::parse_move(&position, &rules, m).map_err(|e| format!("bm {m}: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((id, rules, position, best))
+    let moves = |key: &str, text: &str| {
+        text.split_whitespace()
+            .map(|m| {
+                notation::parse_move(&position, &rules, m).map_err(|e| format!("{key} {m}: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let best = moves("bm", bm)?;
+    let avoid = moves("am", am)?;
+    if let Some(m) = best.iter().find(|m| avoid.contains(m)) {
+        return Err(format!("{m} is in both bm and am"));
+    }
+    Ok(Parsed {
+        id,
+        rules,
+        position,
+        best,
+        avoid,
+    })
 }
 
 /// What one position gave.
@@ -217,9 +246,12 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// Whether the move played is one of `entry`'s best moves.
+    /// Whether the move played is one of `entry`'s best moves (any, if it names none) and
+    /// not one it says to avoid.
     pub fn solved(&self, entry: &Entry) -> bool {
-        self.played.is_some_and(|m| entry.best.contains(&m))
+        self.played.is_some_and(|m| {
+            (entry.best.is_empty() || entry.best.contains(&m)) && !entry.avoid.contains(&m)
+        })
     }
 }
 
@@ -463,15 +495,23 @@ pub fn run(a: &SuiteArgs) -> i32 {
         solved += usize::from(ok);
         let played = o.played.map_or("none".to_string(), |m| m.to_string());
         let bm: Vec<String> = entry.best.iter().map(Move::to_string).collect();
+        let am: Vec<String> = entry.avoid.iter().map(Move::to_string).collect();
+        let mut wanted = Vec::new();
+        if !bm.is_empty() {
+            wanted.push(format!("bm {}", bm.join(" ")));
+        }
+        if !am.is_empty() {
+            wanted.push(format!("am {}", am.join(" ")));
+        }
         let mut line = String::new();
         let _ = writeln!(
             line,
-            "{:<4} {:<14} {:<8} played {:<10} bm {}",
+            "{:<4} {:<14} {:<8} played {:<10} {}",
             if ok { "ok" } else { "FAIL" },
             entry.id,
             rules_name(&entry.rules),
             played,
-            bm.join(" ")
+            wanted.join(" ; ")
         );
         // A closed stdout loses the lines, not the count (the exit status).
         let _ = out.write_all(line.as_bytes());
@@ -482,6 +522,7 @@ pub fn run(a: &SuiteArgs) -> i32 {
             "rules": entry.rules.to_string(),
             "fen": fen::write(&entry.position),
             "bm": bm,
+            "am": am,
             "played": o.played.map(|m| m.to_string()),
             "solved": ok,
             "nodes": o.nodes,

@@ -9,8 +9,9 @@
 //! Every position of the games with `--min`..`--max` pieces and at least two legal moves is a
 //! candidate (deduplicated, visited one piece count after another so that a run cut short
 //! keeps a spread). A candidate is written to SUITE (appended) when its value is proven within
-//! `--budget` nodes, every move's verdict within `--per-move` nodes each, and at least one
-//! move changes the value. Each candidate tried is recorded in the `--done` file (FEN and
+//! `--budget` nodes and, of its moves (each given `--per-move` nodes), one is proven to keep
+//! the value and one to change it: a `bm` line (the moves that keep it) when every move is
+//! decided, an `am` line (the moves that change it) when some stay undecided. Each candidate tried is recorded in the `--done` file (FEN and
 //! verdict), and a later run skips those: the tool is resumable (`--retry` tries the unproven
 //! ones and those with undecided moves again, after deeper tables were built or with a larger budget). `--seconds` bounds the
 //! run.
@@ -212,7 +213,7 @@ fn main() {
     };
     let mut out = open(&a.out);
     if existing.is_empty() {
-        let header = "# Ending suite: FEN ; bm <moves> ; id <name> ; rules english|default ; \
+        let header = "# Ending suite: FEN ; bm|am <moves> ; id <name> ; rules english|default ; \
                       result win|draw ; pieces N\n# (see lab/src/bin/ending_suite.rs)\n";
         out.write_all(header.as_bytes())
             .unwrap_or_else(|e| die(e.to_string()));
@@ -229,7 +230,7 @@ fn main() {
         let f = fen::write(&pos);
         let verdict = match solver.prove_root(&pos, a.budget, a.per_move) {
             None => "unproven".to_string(),
-            Some(p) if !p.critical() => format!(
+            Some(p) if !p.critical() && (p.keep.is_empty() || p.lose.is_empty()) => format!(
                 "{} not critical (keep {} lose {} open {})",
                 p.outcome.name(),
                 p.keep.len(),
@@ -238,10 +239,18 @@ fn main() {
             ),
             Some(p) => {
                 written += 1;
-                let bm: Vec<String> = p.keep.iter().map(|m| Notation::Numeric.write(m)).collect();
+                let names = |ms: &[buffgreen::types::Move]| -> String {
+                    let v: Vec<String> = ms.iter().map(|m| Notation::Numeric.write(m)).collect();
+                    v.join(" ")
+                };
+                // Undecided moves may keep the value or not: only the proven losers are named.
+                let moves = if p.critical() {
+                    format!("bm {}", names(&p.keep))
+                } else {
+                    format!("am {}", names(&p.lose))
+                };
                 let line = format!(
-                    "{f} ; bm {} ; id {}.end.{written:04} ; rules {} ; result {} ; pieces {}\n",
-                    bm.join(" "),
+                    "{f} ; {moves} ; id {}.end.{written:04} ; rules {} ; result {} ; pieces {}\n",
                     a.prefix,
                     rules_name(&a.rules),
                     p.outcome.name(),
@@ -249,7 +258,11 @@ fn main() {
                 );
                 out.write_all(line.as_bytes())
                     .unwrap_or_else(|e| die(e.to_string()));
-                format!("{} critical", p.outcome.name())
+                if p.critical() {
+                    format!("{} critical", p.outcome.name())
+                } else {
+                    format!("{} avoid (open {})", p.outcome.name(), p.open.len())
+                }
             }
         };
         writeln!(done, "{f} ; {verdict}").unwrap_or_else(|e| die(e.to_string()));
