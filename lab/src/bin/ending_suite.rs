@@ -16,6 +16,7 @@
 //! ones and those with undecided moves again, after deeper tables were built or with a larger budget). `--seconds` bounds the
 //! run.
 
+use clap::Parser;
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write as _;
@@ -27,73 +28,59 @@ use buffgreen::tablebase::Tablebase;
 use buffgreen_lab::ending::Solver;
 use buffgreen_tourney::pdn;
 
+/// Proves ending positions from games down to the endgame tables and writes the critical ones
+/// as suite lines.
+#[derive(Parser)]
+#[command(name = "ending_suite")]
 struct Args {
+    /// The endgame tables the proofs reach.
+    #[arg(long, value_name = "DIR")]
     tables: PathBuf,
+    /// The suite file lines are appended to.
+    #[arg(long, value_name = "SUITE")]
     out: PathBuf,
+    /// The record of positions tried (default: SUITE.done).
+    #[arg(long, value_name = "FILE")]
     done: Option<PathBuf>,
-    rules: Rules,
+    /// English rules (default: Buff and Green).
+    #[arg(long)]
+    english: bool,
+    /// Solver nodes for the value of a position.
+    #[arg(long, value_name = "N", default_value_t = 400_000)]
     budget: u64,
+    /// Solver nodes for the verdict of each move.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
     per_move: u64,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "S", default_value_t = u64::MAX, hide_default_value = true)]
     seconds: u64,
+    /// Fewest pieces of a candidate.
+    #[arg(long, value_name = "P", default_value_t = 7)]
     min: u32,
+    /// Most pieces of a candidate.
+    #[arg(long, value_name = "P", default_value_t = 12)]
     max: u32,
-    prefix: String,
+    /// Prefix of the ids (default: en or bg by the rules).
+    #[arg(long, value_name = "ID")]
+    prefix: Option<String>,
+    /// Try again the unproven positions and those with undecided moves.
+    #[arg(long)]
     retry: bool,
+    /// The games (PDN) whose positions are the candidates.
+    #[arg(value_name = "GAMES.pdn", required = true)]
     games: Vec<String>,
-}
-
-fn usage() -> ! {
-    eprintln!(
-        "usage: ending_suite --tables DIR --out SUITE [--english] [--done FILE] [--budget N] \
-         [--per-move N] [--seconds S] [--min P] [--max P] [--prefix ID] [--retry] GAMES.pdn..."
-    );
-    std::process::exit(2);
+    /// The rules of `english`.
+    #[arg(skip = Rules::BUFF_AND_GREEN)]
+    rules: Rules,
 }
 
 fn parse_args() -> Args {
-    let mut a = Args {
-        tables: PathBuf::new(),
-        out: PathBuf::new(),
-        done: None,
-        rules: Rules::BUFF_AND_GREEN,
-        budget: 400_000,
-        per_move: 200_000,
-        seconds: u64::MAX,
-        min: 7,
-        max: 12,
-        prefix: String::new(),
-        retry: false,
-        games: Vec::new(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().unwrap_or_else(|| usage());
-        match arg.as_str() {
-            "--tables" => a.tables = PathBuf::from(value()),
-            "--out" => a.out = PathBuf::from(value()),
-            "--done" => a.done = Some(PathBuf::from(value())),
-            "--english" => a.rules = Rules::ENGLISH,
-            "--budget" => a.budget = value().parse().unwrap_or_else(|_| usage()),
-            "--per-move" => a.per_move = value().parse().unwrap_or_else(|_| usage()),
-            "--seconds" => a.seconds = value().parse().unwrap_or_else(|_| usage()),
-            "--min" => a.min = value().parse().unwrap_or_else(|_| usage()),
-            "--max" => a.max = value().parse().unwrap_or_else(|_| usage()),
-            "--prefix" => a.prefix = value(),
-            "--retry" => a.retry = true,
-            s if s.starts_with("--") => usage(),
-            _ => a.games.push(arg),
-        }
+    let mut a = Args::parse();
+    if a.english {
+        a.rules = Rules::ENGLISH;
     }
-    if a.games.is_empty() || a.out.as_os_str().is_empty() || a.tables.as_os_str().is_empty() {
-        usage();
-    }
-    if a.prefix.is_empty() {
-        a.prefix = if a.rules == Rules::ENGLISH {
-            "en"
-        } else {
-            "bg"
-        }
-        .to_string();
+    if a.prefix.is_none() {
+        a.prefix = Some(if a.english { "en" } else { "bg" }.to_string());
     }
     a
 }
@@ -251,7 +238,7 @@ fn main() {
                 };
                 let line = format!(
                     "{f} ; {moves} ; id {}.end.{written:04} ; rules {} ; result {} ; pieces {}\n",
-                    a.prefix,
+                    a.prefix.as_deref().unwrap_or_default(),
                     rules_name(&a.rules),
                     p.outcome.name(),
                     pos.occupied().count()

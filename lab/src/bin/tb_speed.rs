@@ -10,6 +10,7 @@
 //! iterations per second, the share of iterations that ended in a probe (tbhits per
 //! iteration), and the median of the per-position ratios B/A.
 
+use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -19,52 +20,41 @@ use buffgreen::search::{Control, Limits, SearchConfig, SearchEvent, Searcher};
 use buffgreen::tablebase::Tablebase;
 use buffgreen_testkit::clock::thread_cpu_time;
 
+/// Compares the search's speed with two sets of endgame tables.
+#[derive(Parser)]
+#[command(name = "tb_speed")]
 struct Args {
+    /// The first set of tables (A).
+    #[arg(long, value_name = "DIR")]
     a: PathBuf,
+    /// The second set of tables (B).
+    #[arg(long, value_name = "DIR")]
     b: PathBuf,
-    rules: Rules,
+    /// English rules (default: Buff and Green).
+    #[arg(long)]
+    english: bool,
+    /// Iterations per position.
+    #[arg(long, default_value_t = 20_000)]
     nodes: u64,
+    /// Only the first K positions of the deck.
+    #[arg(long, value_name = "K", default_value_t = usize::MAX, hide_default_value = true)]
     positions: usize,
+    /// Block cache of each set, MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 32)]
     cache: u64,
+    /// The deck of positions (a match runner's openings file).
+    #[arg(value_name = "DECK.tsv")]
     deck: PathBuf,
 }
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: tb_speed --a DIR --b DIR [--english] [--nodes N] [--positions K] [--cache MIB] \
-         DECK.tsv"
-    );
-    std::process::exit(2);
-}
-
-fn parse_args() -> Args {
-    let mut a = Args {
-        a: PathBuf::new(),
-        b: PathBuf::new(),
-        rules: Rules::BUFF_AND_GREEN,
-        nodes: 20_000,
-        positions: usize::MAX,
-        cache: 32,
-        deck: PathBuf::new(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().unwrap_or_else(|| usage());
-        match arg.as_str() {
-            "--a" => a.a = PathBuf::from(value()),
-            "--b" => a.b = PathBuf::from(value()),
-            "--english" => a.rules = Rules::ENGLISH,
-            "--nodes" => a.nodes = value().parse().unwrap_or_else(|_| usage()),
-            "--positions" => a.positions = value().parse().unwrap_or_else(|_| usage()),
-            "--cache" => a.cache = value().parse().unwrap_or_else(|_| usage()),
-            s if s.starts_with("--") => usage(),
-            _ => a.deck = PathBuf::from(arg),
+impl Args {
+    fn rules(&self) -> Rules {
+        if self.english {
+            Rules::ENGLISH
+        } else {
+            Rules::BUFF_AND_GREEN
         }
     }
-    if a.a.as_os_str().is_empty() || a.b.as_os_str().is_empty() || a.deck.as_os_str().is_empty() {
-        usage();
-    }
-    a
 }
 
 fn die(why: String) -> ! {
@@ -89,7 +79,7 @@ struct Totals {
 }
 
 fn main() {
-    let a = parse_args();
+    let a = Args::parse();
     let text = std::fs::read_to_string(&a.deck)
         .unwrap_or_else(|e| die(format!("{}: {e}", a.deck.display())));
     let games: Vec<Game> = text
@@ -97,15 +87,15 @@ fn main() {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.split('\t').nth(2))
         .filter_map(|f| fen::parse(f.trim()).ok())
-        .map(|pos| Game::new(pos, 0, a.rules))
+        .map(|pos| Game::new(pos, 0, a.rules()))
         .take(a.positions)
         .collect();
     if games.is_empty() {
         die(format!("{}: no positions", a.deck.display()));
     }
     let sets = [
-        tables(&a.a, &a.rules, a.cache),
-        tables(&a.b, &a.rules, a.cache),
+        tables(&a.a, &a.rules(), a.cache),
+        tables(&a.b, &a.rules(), a.cache),
     ];
     let config = SearchConfig::default();
     let limits = Limits {
