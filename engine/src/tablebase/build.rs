@@ -27,9 +27,9 @@ use crate::board::{Position, Rules};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::Masks;
 pub use crate::tablebase::plan::Share;
-use crate::tablebase::plan::{self, zeroing_targets};
+use crate::tablebase::plan::{self, positions, Schedule};
 use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
-use crate::tablebase::store::{positions, Schedule, Store};
+use crate::tablebase::store::Store;
 use crate::tablebase::unmove::for_each_predecessor;
 use crate::tablebase::work::{each_position, parallel, split};
 use crate::tablebase::{format, Material, TbError, Value};
@@ -143,7 +143,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         Some(share) => plan::share(&opts.dir, opts.pieces, &opts.rules, share)?,
     };
     let mut store = Store::new(&opts.dir, &opts.rules, opts.threads);
-    let schedule = Schedule::new(slices.iter().map(|&m| zeroing_targets(m)).collect());
+    let schedule = Schedule::of_build(&slices);
     let mut report = BuildReport::default();
     let total = slices.iter().map(|&m| positions(m)).sum();
     let mut before = 0;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::board::Rules;
+use crate::tablebase::index::SliceIndex;
 use crate::tablebase::{format, Material, TbError};
 
 /// One share of one level of a build that spans processes or machines: the slices of level
@@ -134,5 +135,64 @@ mod tests {
             }
         }
         assert_eq!(plan[0], (1, Material::slices(2)[0]));
+    }
+}
+
+/// Positions of a slice, both sides to move: the bytes it takes held whole.
+pub fn positions(m: Material) -> u64 {
+    SliceIndex::new(m).size() * m.halves().len() as u64
+}
+
+/// When each slice is read again in a computation that goes through slices one after the
+/// other (a build, a check): a sparse slice read again is restored again, which costs far
+/// more than reading a plain one, and the slices below are read again and again as a build
+/// goes from one slice to the next, so a computation keeps, within its memory, those read
+/// again soonest.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    needs: Vec<Vec<Material>>,
+}
+
+impl Schedule {
+    /// The schedule of a computation that reads `needs[n]` at its step `n`.
+    pub fn new(needs: Vec<Vec<Material>>) -> Schedule {
+        Schedule { needs }
+    }
+
+    /// The schedule of a build of `order`: each slice reads its [`zeroing_targets`].
+    pub fn of_build(order: &[Material]) -> Schedule {
+        Schedule::new(order.iter().map(|&m| zeroing_targets(m)).collect())
+    }
+
+    /// The slices step `n` reads.
+    pub fn needs(&self, n: usize) -> &[Material] {
+        self.needs.get(n).map_or(&[], Vec::as_slice)
+    }
+
+    /// The first step after `n` that reads `m`; `None`: none does.
+    fn next_use(&self, m: Material, n: usize) -> Option<usize> {
+        (n + 1..self.needs.len()).find(|&j| self.needs[j].contains(&m))
+    }
+
+    /// Of the slices `held` (with their bytes) that step `step` does not read, those to keep
+    /// for a later step: the ones read again soonest, while they fit with the slices the step
+    /// reads (held whole) in `room` bytes. The others, and those never read again, go.
+    pub fn keep(&self, step: usize, held: &[(Material, u64)], room: u64) -> Vec<Material> {
+        let needed = self.needs(step);
+        let mut others: Vec<(usize, Material, u64)> = held
+            .iter()
+            .filter(|(m, _)| !needed.contains(m))
+            .filter_map(|&(m, len)| Some((self.next_use(m, step)?, m, len)))
+            .collect();
+        others.sort_by_key(|&(next, m, _)| (next, m));
+        let mut kept: u64 = needed.iter().map(|&m| positions(m)).sum();
+        others
+            .into_iter()
+            .take_while(|&(_, _, len)| {
+                kept += len;
+                kept <= room
+            })
+            .map(|(_, m, _)| m)
+            .collect()
     }
 }

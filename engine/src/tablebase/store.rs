@@ -10,37 +10,13 @@ use crate::board::{Position, Rules};
 use crate::tablebase::format;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
+use crate::tablebase::plan::Schedule;
 use crate::tablebase::solve::STUCK;
 use crate::tablebase::{sparse, Material, Tablebase, TbError, Value};
 
 /// The caches' budget of the tables that restore sparse slices: larger than a search's, since
 /// a restoration probes every position of a slice.
 const RESTORE_CACHE: u64 = 256 << 20;
-
-/// When each slice is read again in a computation that goes through `order`: a sparse slice
-/// read again is restored again, which costs far more than reading a plain one, and the
-/// slices below are read again and again as a build goes from one slice to the next, so the
-/// store keeps, within its room, those needed soonest.
-pub(crate) struct Schedule {
-    needs: Vec<Vec<Material>>,
-}
-
-impl Schedule {
-    /// The schedule of a computation that reads `needs[n]` at its step `n`.
-    pub(crate) fn new(needs: Vec<Vec<Material>>) -> Schedule {
-        Schedule { needs }
-    }
-
-    /// The slices step `n` reads.
-    pub(crate) fn needs(&self, n: usize) -> &[Material] {
-        self.needs.get(n).map_or(&[], Vec::as_slice)
-    }
-
-    /// The first step after `n` that reads `m`; `None`: none does.
-    fn next_use(&self, m: Material, n: usize) -> Option<usize> {
-        (n + 1..self.needs.len()).find(|&j| self.needs[j].contains(&m))
-    }
-}
 
 /// Where the entries of one material (Black to move) are.
 struct Slot {
@@ -84,23 +60,12 @@ impl Store {
         on_read: &mut dyn FnMut(Material),
     ) -> Result<(), TbError> {
         let needed = schedule.needs(step);
-        let needed_bytes: u64 = needed.iter().map(|&m| positions(m)).sum();
-        let mut others: Vec<(usize, Material, u64)> = self
+        let held: Vec<(Material, u64)> = self
             .loaded
             .iter()
-            .filter(|(m, _)| !needed.contains(m))
-            .filter_map(|(m, d)| Some((schedule.next_use(*m, step)?, *m, d.len() as u64)))
+            .map(|(m, d)| (*m, d.len() as u64))
             .collect();
-        others.sort_by_key(|&(next, m, _)| (next, m));
-        let mut kept = needed_bytes;
-        let keep: Vec<Material> = others
-            .into_iter()
-            .take_while(|&(_, _, len)| {
-                kept += len;
-                kept <= room
-            })
-            .map(|(_, m, _)| m)
-            .collect();
+        let keep = schedule.keep(step, &held, room);
         self.loaded
             .retain(|m, _| needed.contains(m) || keep.contains(m));
         // The slices below a sparse one answer its restoration through probes (their own
@@ -163,9 +128,4 @@ impl Store {
             .get(slot.offset + slot.index.index(&masks) as usize)
             .copied()
     }
-}
-
-/// Positions of a slice, both sides to move: the bytes it takes held whole.
-pub(crate) fn positions(m: Material) -> u64 {
-    SliceIndex::new(m).size() * m.halves().len() as u64
 }

@@ -12,9 +12,9 @@ use crate::board::MoveList;
 use crate::tablebase::build::DEFAULT_MEMORY;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::MAX_PIECES;
-use crate::tablebase::plan::zeroing_targets;
+use crate::tablebase::plan::{zeroing_targets, Schedule};
 use crate::tablebase::solve::{distance_limit, one_step};
-use crate::tablebase::store::{Schedule, Store};
+use crate::tablebase::store::Store;
 use crate::tablebase::work::{each_position, split};
 use crate::tablebase::{format, Material, TbError, Value};
 

@@ -9,8 +9,7 @@
 
 use std::collections::HashMap;
 
-use buffgreen::tablebase::index::SliceIndex;
-use buffgreen::tablebase::plan::zeroing_targets;
+use buffgreen::tablebase::plan::{positions, Schedule};
 use buffgreen::tablebase::Material;
 use clap::Parser;
 
@@ -32,58 +31,52 @@ struct Args {
     keep: u64,
 }
 
-/// Positions of a slice, both sides to move: its bytes held whole.
-fn bytes(m: Material) -> u64 {
-    SliceIndex::new(m).size() * m.halves().len() as u64
-}
-
 /// How slices no longer needed are kept.
 enum Policy {
     /// The smallest, within this many bytes.
     Smallest(u64),
-    /// Those read again soonest, with the slice built and the slices it reads within this
-    /// many bytes.
+    /// The builder's: those read again soonest, with the slice built and the slices it reads
+    /// within this many bytes.
     Soonest(u64),
 }
 
 /// Bytes restored building `order[from..]`, and the most held at once.
 fn simulate(order: &[Material], from: usize, policy: &Policy) -> (u64, u64) {
-    let needs: Vec<Vec<Material>> = order.iter().map(|&m| zeroing_targets(m)).collect();
-    let next_use = |m: Material, n: usize| (n + 1..needs.len()).find(|&j| needs[j].contains(&m));
+    let schedule = Schedule::of_build(order);
     let mut loaded: HashMap<Material, u64> = HashMap::new();
     let (mut read, mut peak) = (0, 0);
     for (n, &material) in order.iter().enumerate().skip(from) {
-        let needed = &needs[n];
-        let work = 2 * bytes(material);
-        let mut others: Vec<(u64, Material, u64)> = loaded
-            .iter()
-            .filter(|(m, _)| !needed.contains(m))
-            .filter_map(|(&m, &len)| match policy {
-                Policy::Smallest(_) => Some((len, m, len)),
-                Policy::Soonest(_) => next_use(m, n).map(|j| (j as u64, m, len)),
-            })
-            .collect();
-        others.sort_by_key(|&(key, m, _)| (key, m));
-        let (mut kept, room) = match policy {
-            Policy::Smallest(budget) => (0, *budget),
-            Policy::Soonest(memory) => (
-                needed.iter().map(|&m| bytes(m)).sum(),
-                memory.saturating_sub(work),
-            ),
+        let needed = schedule.needs(n);
+        let work = 2 * positions(material);
+        let keep: Vec<Material> = match policy {
+            Policy::Smallest(budget) => {
+                let mut others: Vec<(u64, Material)> = loaded
+                    .iter()
+                    .filter(|(m, _)| !needed.contains(m))
+                    .map(|(&m, &len)| (len, m))
+                    .collect();
+                others.sort();
+                let mut left = *budget;
+                let mut keep = Vec::new();
+                for (len, m) in others {
+                    if len > left {
+                        break;
+                    }
+                    left -= len;
+                    keep.push(m);
+                }
+                keep
+            }
+            Policy::Soonest(memory) => {
+                let held: Vec<(Material, u64)> = loaded.iter().map(|(&m, &l)| (m, l)).collect();
+                schedule.keep(n, &held, memory.saturating_sub(work))
+            }
         };
-        let keep: Vec<Material> = others
-            .into_iter()
-            .take_while(|&(_, _, len)| {
-                kept += len;
-                kept <= room
-            })
-            .map(|(_, m, _)| m)
-            .collect();
         loaded.retain(|m, _| needed.contains(m) || keep.contains(m));
         for &m in needed {
             loaded.entry(m).or_insert_with(|| {
-                read += bytes(m);
-                bytes(m)
+                read += positions(m);
+                positions(m)
             });
         }
         peak = peak.max(loaded.values().sum::<u64>() + work);
@@ -95,7 +88,7 @@ fn main() {
     let a = Args::parse();
     let order = Material::slices(a.pieces);
     let from = a.from.clamp(1, order.len()) - 1;
-    let built: u64 = order[from..].iter().map(|&m| bytes(m)).sum();
+    let built: u64 = order[from..].iter().map(|&m| positions(m)).sum();
     println!(
         "{} slices from slice {} ({} to {}), {:.2} G positions built",
         order.len() - from,
