@@ -1,7 +1,9 @@
 //! The build cut into levels for many processes or machines: a slice's level is one more
 //! than the highest level of the slices its captures and crownings lead to (1 when they lead
 //! to none), so the slices of one level depend only on lower levels and can be built at once
-//! by independent workers on a shared directory, each taking a share of the level.
+//! by independent workers on a shared directory, each taking a share of the level. And the
+//! order's [`Schedule`]: which slices each step reads, and which of those it has read to keep
+//! for later steps.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -120,24 +122,6 @@ pub fn share(
         .collect())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_slice_comes_after_what_it_reads() {
-        let plan = levels(5);
-        let level: HashMap<Material, u32> = plan.iter().map(|&(l, m)| (m, l)).collect();
-        assert_eq!(plan.len(), Material::slices(5).len());
-        for &(l, m) in &plan {
-            for t in zeroing_targets(m) {
-                assert!(level[&t] < l, "{m} at {l} reads {t} at {}", level[&t]);
-            }
-        }
-        assert_eq!(plan[0], (1, Material::slices(2)[0]));
-    }
-}
-
 /// Positions of a slice, both sides to move: the bytes it takes held whole.
 pub fn positions(m: Material) -> u64 {
     SliceIndex::new(m).size() * m.halves().len() as u64
@@ -194,5 +178,23 @@ impl Schedule {
             })
             .map(|(_, m, _)| m)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_slice_comes_after_what_it_reads() {
+        let plan = levels(5);
+        let level: HashMap<Material, u32> = plan.iter().map(|&(l, m)| (m, l)).collect();
+        assert_eq!(plan.len(), Material::slices(5).len());
+        for &(l, m) in &plan {
+            for t in zeroing_targets(m) {
+                assert!(level[&t] < l, "{m} at {l} reads {t} at {}", level[&t]);
+            }
+        }
+        assert_eq!(plan[0], (1, Material::slices(2)[0]));
     }
 }
