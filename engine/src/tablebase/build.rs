@@ -49,9 +49,9 @@ pub struct BuildOptions {
     pub compress: bool,
     /// Build only one share of one level (see [`crate::tablebase::plan`]); `None`: all.
     pub share: Option<Share>,
-    /// Bytes of table memory the build may hold for slices it has read and will read again
-    /// ([`DEFAULT_MEMORY`] is a fair choice); the slice built and the slices it reads are held
-    /// whatever this is.
+    /// Bytes of table memory ([`DEFAULT_MEMORY`] is a fair choice): the slice built, the
+    /// slices it reads and those kept to be read again stay within it, unless the first two
+    /// alone do not fit (they are held anyway).
     pub memory: u64,
 }
 

@@ -62,8 +62,8 @@ pub struct BuildArgs {
     /// With --level: build only share K of N of the level (K = 1..N).
     #[arg(long, value_name = "K/N", value_parser = parse_shard, requires = "level")]
     pub shard: Option<(u32, u32)>,
-    /// Table memory in MiB for the slices read and kept to be read again (the slice built
-    /// and the slices it reads are held whatever this is).
+    /// Table memory in MiB: the slice built, the slices it reads and those kept to be read
+    /// again stay within it (unless the first two alone do not fit: they are held anyway).
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY >> 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub memory: u64,
