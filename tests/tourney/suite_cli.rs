@@ -319,17 +319,15 @@ fn tables_here_give_the_lines_of_an_engine_given_the_same_tables() {
 
 #[test]
 fn am_moves_fail_a_position_and_every_other_move_solves_it() {
-    // The one legal move avoided: never solved.
+    // The one legal move avoided: a line that could never be solved is refused.
     let o = suite(
         "am-forced",
         "B:W14,22,30:B9 ; am 9x25 ; id short\n",
         &["--nodes", "100"],
     );
-    assert_eq!(
-        stdout(&o),
-        "FAIL short          default  played 9x18x25    am 9x18x25\nSolved: 0/1 (nodes 100)\n"
-    );
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), "error: s.txt:1: am names every legal move\n");
+    assert_eq!(o.status.code(), Some(2));
     // Two legal moves: whichever the search plays fails when avoided and solves when the
     // other one is.
     let o = suite("am-which", BACKWARD, &["--english", "--nodes", "100"]);

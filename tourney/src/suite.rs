@@ -1,5 +1,5 @@
 //! `buffgreen suite FILE...`: searches test positions and counts those where the engine plays
-//! one of the best moves.
+//! one of the best moves, or none of the moves to avoid.
 //!
 //! Line format: `FEN ; bm <move> [<move>...] ; id <name>` or `FEN ; am <move> [<move>...] ;
 //! id <name>` (EPD's "best move" and "avoid move": a position is solved by a `bm` move, and by
@@ -212,7 +212,8 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
     if bm.is_empty() && am.is_empty() {
         return Err("no 'bm <move>' or 'am <move>' field".to_string());
     }
-    if Game::new(position, 0, rules).legal_moves().is_empty() {
+    let legal = Game::new(position, 0, rules).legal_moves();
+    if legal.is_empty() {
         return Err("the side to move has no legal move".to_string());
     }
     let moves = |key: &str, text: &str| {
@@ -226,6 +227,10 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
     let avoid = moves("am", am)?;
     if let Some(m) = best.iter().find(|m| avoid.contains(m)) {
         return Err(format!("{m} is in both bm and am"));
+    }
+    // Such a position could never be solved: a mistake of the file, not a test.
+    if legal.iter().all(|m| avoid.contains(m)) {
+        return Err("am names every legal move".to_string());
     }
     Ok(Parsed {
         id,
@@ -571,6 +576,9 @@ mod tests {
             errs[2],
             "s.txt:6: unknown rules 'chinese' (default or english)"
         );
+        // `am` naming every legal move (here the one capture) leaves nothing to solve it.
+        let errs = parse_suite("s.txt", "W:W18:B14 ; am 18x9\n", Rules::ENGLISH).unwrap_err();
+        assert_eq!(errs, ["s.txt:1: am names every legal move"]);
         let ok = parse_suite("s.txt", "W:W18:B14 ; bm 18x9\n", Rules::ENGLISH).unwrap();
         assert_eq!(ok[0].id, "line 1");
         assert_eq!(ok[0].rules, Rules::ENGLISH);
