@@ -2,7 +2,7 @@
 //! binary), the move at a tabled root checked against the table, `tbhits`, and a search just
 //! above the tabled size that finds a forced conversion into a tabled win.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 use buffgreen::board::{fen, generate_moves, has_captures, next_clock, MoveList, Position, Rules};
@@ -400,27 +400,34 @@ fn a_corrupt_slice_refuses_the_tables_when_they_are_opened() {
     e.quit_ok();
 }
 
-#[test]
-fn a_corrupt_compressed_block_is_said_at_the_search_that_reads_it() {
-    let rules = Rules::default();
-    let dir = crate::scenarios::copy_of(&tables(3, &rules), "tb-search-corrupt-block");
+/// The 3-piece Buff and Green tables compressed in a fresh directory `name`, with every
+/// compressed byte of the slice `b0m1k-w0m2k` changed, its header and block table intact:
+/// opening reads no block, so the folder is taken at once, and each block read fails its
+/// checksum. Returns the directory, the slice's file and its good bytes.
+fn corrupt_compressed_slice(name: &str) -> (PathBuf, PathBuf, Vec<u8>) {
+    let dir = crate::scenarios::copy_of(&tables(3, &Rules::default()), name);
     buffgreen_testkit::process::succeed(
         std::process::Command::new(env!("CARGO_BIN_EXE_buffgreen"))
             .args(["tb", "compress", "--dir"])
             .arg(&dir),
         "tb compress",
     );
-    // Every compressed byte of one slice changed, its header and block table intact: opening
-    // reads no block, so the named folder is taken at once, and each block read fails its
-    // checksum.
     let slice = dir.join("b0m1k-w0m2k.bgtb");
+    let good = std::fs::read(&slice).expect("read");
     let header = format::read_header(&slice).expect("header");
-    let mut bytes = std::fs::read(&slice).expect("read");
     let blocks_start = format::HEADER_LEN + header.blocks() as usize * 16;
-    for b in &mut bytes[blocks_start..] {
+    let mut bad = good.clone();
+    for b in &mut bad[blocks_start..] {
         *b ^= 0x55;
     }
-    std::fs::write(&slice, bytes).expect("write");
+    std::fs::write(&slice, &bad).expect("write");
+    (dir, slice, good)
+}
+
+#[test]
+fn a_corrupt_compressed_block_is_said_at_the_search_that_reads_it() {
+    let rules = Rules::default();
+    let (dir, slice, _) = corrupt_compressed_slice("tb-search-corrupt-block");
     let mut e = Process::start();
     crate::name_tables(&mut e, &dir);
     e.send("position fen W:WK4:BK7,K16");
@@ -451,22 +458,7 @@ fn a_corrupt_compressed_block_is_said_at_the_search_that_reads_it() {
 #[test]
 fn a_block_found_corrupt_stays_refused_until_the_tables_are_opened_again() {
     let rules = Rules::default();
-    let dir = crate::scenarios::copy_of(&tables(3, &rules), "tb-corrupt-block-memo");
-    buffgreen_testkit::process::succeed(
-        std::process::Command::new(env!("CARGO_BIN_EXE_buffgreen"))
-            .args(["tb", "compress", "--dir"])
-            .arg(&dir),
-        "tb compress",
-    );
-    let slice = dir.join("b0m1k-w0m2k.bgtb");
-    let good = std::fs::read(&slice).expect("read");
-    let header = format::read_header(&slice).expect("header");
-    let blocks_start = format::HEADER_LEN + header.blocks() as usize * 16;
-    let mut bad = good.clone();
-    for b in &mut bad[blocks_start..] {
-        *b ^= 0x55;
-    }
-    std::fs::write(&slice, &bad).expect("write");
+    let (dir, slice, good) = corrupt_compressed_slice("tb-corrupt-block-memo");
     let tb = Tablebase::open(&dir, &rules).expect("opens: no block is read");
     let pos = fen::parse("W:WK4:BK7,K16").expect("fen");
     let refused = format!(
