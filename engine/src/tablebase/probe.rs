@@ -316,7 +316,7 @@ impl Tablebase {
     /// `result`, with its error kept as the tables' fault when it is the first.
     fn noted<T>(&self, result: Result<T, TbError>) -> Result<T, TbError> {
         if let Err(e) = &result {
-            // A bad block is read again at each probe of it: no copy after the first.
+            // A bad block fails at each probe of it: no copy after the first.
             if self.fault.get().is_none() {
                 let _ = self.fault.set(e.clone());
             }
