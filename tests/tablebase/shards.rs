@@ -185,13 +185,20 @@ fn a_build_restores_each_slice_once_when_its_memory_allows() {
         .into_iter()
         .map(buffgreen::tablebase::plan::zeroing_targets)
         .collect();
+    // The slices a step reads, fewer pieces and then fewer men first (a slice's restoration
+    // finds the slices below it in memory).
+    let in_order = |mut read: Vec<Material>| {
+        read.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        read.into_iter().map(|m| m.to_string()).collect::<Vec<_>>()
+    };
     // With room, every slice another one reads is read once, when it is first needed.
     let roomy = fresh("tb-memory-roomy");
     let mut first: Vec<String> = Vec::new();
-    for m in needs.iter().flatten().map(Material::to_string) {
-        if !first.contains(&m) {
-            first.push(m);
-        }
+    let mut seen: Vec<Material> = Vec::new();
+    for now in &needs {
+        let new: Vec<Material> = now.iter().copied().filter(|m| !seen.contains(m)).collect();
+        seen.extend(&new);
+        first.extend(in_order(new));
     }
     assert_eq!(reads(&roomy, 1 << 30), first);
     // Without, a slice is read again at every slice that needs it, unless the slice just
@@ -200,11 +207,9 @@ fn a_build_restores_each_slice_once_when_its_memory_allows() {
     let mut all: Vec<String> = Vec::new();
     for (n, now) in needs.iter().enumerate() {
         let held: &[Material] = if n == 0 { &[] } else { &needs[n - 1] };
-        all.extend(
-            now.iter()
-                .filter(|m| !held.contains(m))
-                .map(Material::to_string),
-        );
+        all.extend(in_order(
+            now.iter().copied().filter(|m| !held.contains(m)).collect(),
+        ));
     }
     assert_eq!(reads(&tight, 0), all);
     assert!(all.len() > first.len());

@@ -68,44 +68,68 @@ impl Store {
         let keep = schedule.keep(step, &held, room);
         self.loaded
             .retain(|m, _| needed.contains(m) || keep.contains(m));
-        // The slices below a sparse one answer its restoration through probes (their own
-        // sparse entries included), by one set of open tables for this call.
-        let mut below = None;
-        for &m in needed {
-            if !self.loaded.contains_key(&m) {
-                on_read(m);
-                let stored = format::read(&self.dir, m, &self.rules)?;
-                let data = if stored.sparse {
-                    if below.is_none() {
-                        below = Some(Tablebase::open_with_cache(
-                            &self.dir,
-                            &self.rules,
-                            RESTORE_CACHE,
-                        )?);
-                    }
-                    let tables = below
-                        .as_ref()
-                        .ok_or_else(|| TbError::Missing(m.to_string()))?;
-                    let probe = |q: &Position| tables.probe(q).map(Value::code);
-                    sparse::restore(m, &self.rules, stored.data, &probe, self.threads)?
-                } else {
-                    stored.data
-                };
-                self.loaded.insert(m, Arc::new(data));
-            }
-        }
         self.slots.iter_mut().for_each(|s| *s = None);
-        for (&m, data) in &self.loaded {
-            for (k, mat) in m.halves().into_iter().enumerate() {
-                let index = SliceIndex::new(mat);
-                self.slots[mat.code()] = Some(Slot {
-                    data: Arc::clone(data),
-                    offset: k * index.size() as usize,
-                    index,
-                });
-            }
+        let held: Vec<(Material, Arc<Vec<u8>>)> = self
+            .loaded
+            .iter()
+            .map(|(m, d)| (*m, Arc::clone(d)))
+            .collect();
+        for (m, data) in held {
+            self.place(m, data);
+        }
+        // Fewer pieces, then fewer men, first: every slice a capture or a crowning reaches
+        // comes before the slice it is reached from, so that a restoration finds the needed
+        // slices below it already in memory.
+        let mut missing: Vec<Material> = needed
+            .iter()
+            .copied()
+            .filter(|m| !self.loaded.contains_key(m))
+            .collect();
+        missing.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        // The slices below a sparse one answer its restoration: those in memory directly,
+        // the others through probes of one set of open tables for this call (their own sparse
+        // entries worked out), which costs several times more.
+        let mut below = None;
+        for m in missing {
+            on_read(m);
+            let stored = format::read(&self.dir, m, &self.rules)?;
+            let data = if stored.sparse {
+                if below.is_none() {
+                    below = Some(Tablebase::open_with_cache(
+                        &self.dir,
+                        &self.rules,
+                        RESTORE_CACHE,
+                    )?);
+                }
+                let tables = below
+                    .as_ref()
+                    .ok_or_else(|| TbError::Missing(m.to_string()))?;
+                let probe = |q: &Position| match self.code(q) {
+                    Some(code) => Ok(code),
+                    None => tables.probe(q).map(Value::code),
+                };
+                sparse::restore(m, &self.rules, stored.data, &probe, self.threads)?
+            } else {
+                stored.data
+            };
+            let data = Arc::new(data);
+            self.loaded.insert(m, Arc::clone(&data));
+            self.place(m, data);
         }
         Ok(())
+    }
+
+    /// Makes the entries of `m` (both halves, one after the other in `data`) answer
+    /// [`Store::code`].
+    fn place(&mut self, m: Material, data: Arc<Vec<u8>>) {
+        for (k, mat) in m.halves().into_iter().enumerate() {
+            let index = SliceIndex::new(mat);
+            self.slots[mat.code()] = Some(Slot {
+                data: Arc::clone(&data),
+                offset: k * index.size() as usize,
+                index,
+            });
+        }
     }
 
     /// Bytes of table data held.
