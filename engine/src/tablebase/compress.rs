@@ -27,8 +27,9 @@ pub const BLOCK_LIMITS: RangeInclusive<u32> = (1 << 10)..=(1 << 20);
 /// The codec of the tables this build writes.
 pub const CODEC: Codec = Codec::Zstd;
 
-/// zstd's compression level for the tables.
-pub const LEVEL: i32 = 19;
+/// zstd's compression level for the tables: a few percent more bytes than the highest levels
+/// for several times less build time (docs/tablebase.md); any level reads alike.
+pub const LEVEL: i32 = 12;
 
 /// How a block's bytes are compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
