@@ -24,10 +24,11 @@ pub struct Share {
     pub of: u32,
 }
 
-/// The canonical slices a capture or crowning can lead to from either side of `material`:
-/// the opponent loses any non-empty set of pieces, the mover may crown a man, or the mover
-/// crowns without capturing. Slices where a side has no piece need no table.
-pub fn zeroing_targets(material: Material) -> Vec<Material> {
+/// The materials (side to move first) of the positions a capture or a crowning from
+/// `material`, either side to move, leads to: the opponent, who moves next, may have lost any
+/// non-empty set of pieces, the mover may have crowned a man, or crowned without capturing.
+/// Materials where a side has no piece, and those of `material`'s own slice, are left out.
+pub fn zeroing_successors(material: Material) -> Vec<Material> {
     let mut out = Vec::new();
     for m in [material, material.mirror()] {
         for dm in 0..=m.wm {
@@ -42,15 +43,29 @@ pub fn zeroing_targets(material: Material) -> Vec<Material> {
                         wm: m.wm - dm,
                         wk: m.wk - dk,
                     };
-                    let c = after.canonical();
-                    if after.wm + after.wk > 0 && c != material.canonical() && !out.contains(&c) {
-                        out.push(c);
+                    let next = after.mirror();
+                    if after.wm + after.wk > 0
+                        && after.canonical() != material.canonical()
+                        && !out.contains(&next)
+                    {
+                        out.push(next);
                     }
                 }
             }
         }
     }
+    out
+}
+
+/// The canonical slices a capture or crowning can lead to from either side of `material`
+/// (those of [`zeroing_successors`]). Slices where a side has no piece need no table.
+pub fn zeroing_targets(material: Material) -> Vec<Material> {
+    let mut out: Vec<Material> = zeroing_successors(material)
+        .into_iter()
+        .map(Material::canonical)
+        .collect();
     out.sort();
+    out.dedup();
     out
 }
 

@@ -1,0 +1,50 @@
+//! Which halves of the slices a table build reads it needs: a capture or a crowning leaves
+//! the opponent to move, so a slice reached from another is probed in one half or in both.
+//! A sparse slice's half 1 (White to move) is not stored and is the larger part of a
+//! restoration; this counts, over every slice of the plan and every slice it reads (without
+//! keeping: each pair once), the positions of those halves 1 and of the ones the reading
+//! slice reaches. The difference bounds what restoring only the halves needed could save.
+//!
+//! `cargo run --release -p buffgreen-lab --bin tb_halves -- --pieces 7 [--from N]`
+
+use buffgreen::tablebase::index::SliceIndex;
+use buffgreen::tablebase::plan::zeroing_successors;
+use buffgreen::tablebase::Material;
+use clap::Parser;
+
+/// Halves 1 of the slices a build reads, and those it needs.
+#[derive(Parser)]
+#[command(name = "tb_halves")]
+struct Args {
+    /// Every slice up to this many pieces.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
+    pieces: u32,
+    /// The first slice counted (1-based, in the plan's order).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    from: usize,
+}
+
+fn main() {
+    let args = Args::parse();
+    let (mut all, mut needed) = (0u64, 0u64);
+    for x in Material::slices(args.pieces)
+        .into_iter()
+        .skip(args.from.saturating_sub(1))
+    {
+        let next = zeroing_successors(x);
+        let mut targets: Vec<Material> = next.iter().map(|m| m.canonical()).collect();
+        targets.sort();
+        targets.dedup();
+        for y in targets.into_iter().filter(|y| y.mirror() != *y) {
+            let half1 = SliceIndex::new(y.mirror()).size();
+            all += half1;
+            if next.contains(&y.mirror()) {
+                needed += half1;
+            }
+        }
+    }
+    println!(
+        "halves 1 of the slices read: {all} positions, reached by the slice reading them: {needed} ({:.1}%)",
+        100.0 * needed as f64 / all.max(1) as f64
+    );
+}
