@@ -20,7 +20,7 @@ struct Args {
     /// Every slice up to this many pieces.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
     pieces: u32,
-    /// The first slice counted (1-based, in the plan's order).
+    /// The first slice counted (1-based, in the build's order: `[N/...]` in its log).
     #[arg(long, value_name = "N", default_value_t = 1)]
     from: usize,
 }
