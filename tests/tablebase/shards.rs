@@ -188,7 +188,7 @@ fn a_build_restores_each_slice_once_when_its_memory_allows() {
     // The slices a step reads, fewer pieces and then fewer men first (a slice's restoration
     // finds the slices below it in memory).
     let in_order = |mut read: Vec<Material>| {
-        read.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        buffgreen::tablebase::plan::below_first(&mut read);
         read.into_iter().map(|m| m.to_string()).collect::<Vec<_>>()
     };
     // With room, every slice another one reads is read once, when it is first needed.

@@ -137,6 +137,13 @@ pub fn share(
         .collect())
 }
 
+/// Sorts slices to be read so that every slice a capture or a crowning of one of them
+/// reaches comes before it: fewer pieces, then fewer men, first. A restoration then finds
+/// the slices below it already in memory.
+pub fn below_first(slices: &mut [Material]) {
+    slices.sort_by_key(|m| (m.pieces(), m.men(), *m));
+}
+
 /// Positions of a slice, both sides to move: the bytes it takes held whole.
 pub fn positions(m: Material) -> u64 {
     SliceIndex::new(m).size() * m.halves().len() as u64

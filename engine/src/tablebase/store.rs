@@ -10,7 +10,7 @@ use crate::board::{Position, Rules};
 use crate::tablebase::format;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
-use crate::tablebase::plan::Schedule;
+use crate::tablebase::plan::{below_first, Schedule};
 use crate::tablebase::solve::STUCK;
 use crate::tablebase::{sparse, Material, Tablebase, TbError, Value};
 
@@ -69,23 +69,20 @@ impl Store {
         self.loaded
             .retain(|m, _| needed.contains(m) || keep.contains(m));
         self.slots.iter_mut().for_each(|s| *s = None);
-        let held: Vec<(Material, Arc<Vec<u8>>)> = self
+        let kept: Vec<(Material, Arc<Vec<u8>>)> = self
             .loaded
             .iter()
             .map(|(m, d)| (*m, Arc::clone(d)))
             .collect();
-        for (m, data) in held {
+        for (m, data) in kept {
             self.place(m, data);
         }
-        // Fewer pieces, then fewer men, first: every slice a capture or a crowning reaches
-        // comes before the slice it is reached from, so that a restoration finds the needed
-        // slices below it already in memory.
         let mut missing: Vec<Material> = needed
             .iter()
             .copied()
             .filter(|m| !self.loaded.contains_key(m))
             .collect();
-        missing.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        below_first(&mut missing);
         // The slices below a sparse one answer its restoration: those in memory directly,
         // the others through probes of one set of open tables for this call (their own sparse
         // entries worked out), which costs several times more.
