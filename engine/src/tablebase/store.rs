@@ -66,16 +66,13 @@ impl Store {
             .map(|(m, d)| (*m, d.len() as u64))
             .collect();
         let keep = schedule.keep(step, &held, room);
-        self.loaded
-            .retain(|m, _| needed.contains(m) || keep.contains(m));
-        self.slots.iter_mut().for_each(|s| *s = None);
-        let kept: Vec<(Material, Arc<Vec<u8>>)> = self
-            .loaded
-            .iter()
-            .map(|(m, d)| (*m, Arc::clone(d)))
-            .collect();
-        for (m, data) in kept {
-            self.place(m, data);
+        for (m, _) in held {
+            if !needed.contains(&m) && !keep.contains(&m) {
+                self.loaded.remove(&m);
+                for half in m.halves() {
+                    self.slots[half.code()] = None;
+                }
+            }
         }
         let mut missing: Vec<Material> = needed
             .iter()
