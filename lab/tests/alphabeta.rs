@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use buffgreen::board::{fen, Rules};
 use buffgreen::search::tables::Endgame;
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen_lab::alphabeta::{Budget, Searcher, MATE, PROVEN};
 
@@ -103,6 +103,7 @@ fn tabled_scores_agree_with_the_tables() {
         compress: false,
         share: None,
         memory: DEFAULT_MEMORY,
+        save_every: DEFAULT_SAVE_EVERY,
     };
     build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {dir:?}: {e}"));
     let tb = Arc::new(Tablebase::open(&dir, &rules).expect("tables"));

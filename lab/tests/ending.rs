@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use buffgreen::board::{fen, generate_moves, notation, MoveList, Position, Rules};
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen_lab::ending::{Outcome, Solver};
 
@@ -26,6 +26,7 @@ fn tables(pieces: u32, rules: &Rules) -> PathBuf {
         compress: false,
         share: None,
         memory: DEFAULT_MEMORY,
+        save_every: DEFAULT_SAVE_EVERY,
     };
     build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {dir:?}: {e}"));
     dir

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use buffgreen::board::{fen, Rules};
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::Tablebase;
 use proptest::prelude::*;
 
@@ -40,6 +40,7 @@ fn good_tables() -> &'static [(PathBuf, Vec<String>); 2] {
                 compress,
                 share: None,
                 memory: DEFAULT_MEMORY,
+                save_every: DEFAULT_SAVE_EVERY,
             };
             build(&opts, &mut |_| {}).expect("3-piece tables build");
             let mut files: Vec<String> = std::fs::read_dir(&dir)

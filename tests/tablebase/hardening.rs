@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::{format, Material, Tablebase};
 
 use crate::protocol_support::Engine as Process;
@@ -223,6 +223,7 @@ fn a_failed_write_leaves_no_temporary_and_a_build_sweeps_stale_ones() {
         compress: false,
         share: None,
         memory: DEFAULT_MEMORY,
+        save_every: DEFAULT_SAVE_EVERY,
     };
     // The first slice's name is taken by a directory: its rename fails after the write.
     let first = Material::slices(2)[0];

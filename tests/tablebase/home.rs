@@ -9,7 +9,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::home::{rules_folder, TABLES_ENV};
 use buffgreen_testkit::process::succeed;
 use buffgreen_testkit::protocol::Engine;
@@ -46,6 +46,7 @@ fn english_root() -> &'static Path {
             compress: false,
             share: None,
             memory: DEFAULT_MEMORY,
+            save_every: DEFAULT_SAVE_EVERY,
         };
         build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {root:?}: {e}"));
         root

@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use buffgreen::board::{fen, next_clock, Rules};
 use buffgreen::engine::{Engine, GoRequest, StartPosition};
 use buffgreen::search::{Limits, Score, SearchEvent};
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::{Tablebase, TbError, Value};
 
 use crate::consistency::verify_line;
@@ -86,6 +86,7 @@ fn losing_tables_are_refused_for_normal_rules_and_back() {
         compress: false,
         share: None,
         memory: DEFAULT_MEMORY,
+        save_every: DEFAULT_SAVE_EVERY,
     };
     match build(&opts, &mut |_| {}) {
         Err(TbError::OtherRules { wanted, .. }) => assert_eq!(

@@ -10,6 +10,7 @@ mod hardening;
 mod home;
 mod labels;
 mod losing;
+mod resume;
 use buffgreen_testkit::protocol as protocol_support;
 mod scenarios;
 mod search;
@@ -20,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
+use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 
 /// Builds (or reuses, the build is resumable) the tables of up to `pieces` pieces for `rules`
 /// in a directory of the test target, and returns it.
@@ -40,6 +41,7 @@ pub fn tables(pieces: u32, rules: &Rules) -> PathBuf {
         compress: false,
         share: None,
         memory: DEFAULT_MEMORY,
+        save_every: DEFAULT_SAVE_EVERY,
     };
     // One build at a time: tests share directories.
     static BUILDING: Mutex<()> = Mutex::new(());

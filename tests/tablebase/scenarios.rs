@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions, BuildReport, DEFAULT_MEMORY};
+use buffgreen::tablebase::build::{
+    build, BuildOptions, BuildReport, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY,
+};
 use buffgreen::tablebase::{format, Material};
 
 use buffgreen_testkit::process::outcome;
@@ -276,6 +278,7 @@ fn build_keeps_good_slices_and_rebuilds_damaged_ones() {
         compress: false,
         share: None,
         memory: DEFAULT_MEMORY,
+        save_every: DEFAULT_SAVE_EVERY,
     };
     let report = build(&opts, &mut |_| {}).expect("builds");
     assert_eq!(

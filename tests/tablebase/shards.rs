@@ -166,6 +166,7 @@ fn reads(dir: &Path, memory: u64) -> Vec<String> {
         compress: true,
         share: None,
         memory,
+        save_every: buffgreen::tablebase::build::DEFAULT_SAVE_EVERY,
     };
     let mut read = Vec::new();
     buffgreen::tablebase::build::build(&opts, &mut |e| {

@@ -431,7 +431,7 @@ mod tests {
     /// Buff and Green tables of up to 3 pieces, built once per process into a directory of
     /// its own (removed once mapped: the maps stay valid).
     fn three_piece_tables(rules: &Rules) -> Arc<Endgame> {
-        use crate::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY};
+        use crate::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
         use crate::tablebase::Tablebase;
         static TABLES: std::sync::OnceLock<Arc<Endgame>> = std::sync::OnceLock::new();
         assert_eq!(*rules, Rules::default());
@@ -446,6 +446,7 @@ mod tests {
                 compress: false,
                 share: None,
                 memory: DEFAULT_MEMORY,
+                save_every: DEFAULT_SAVE_EVERY,
             };
             build(&opts, &mut |_| {}).expect("3-piece tables build");
             let tb = Tablebase::open(&dir, rules).expect("tables open");

@@ -32,7 +32,7 @@ use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
 use crate::tablebase::store::Store;
 use crate::tablebase::unmove::for_each_predecessor;
 use crate::tablebase::work::{each_position, parallel, split};
-use crate::tablebase::{format, Material, TbError, Value};
+use crate::tablebase::{format, resume, Material, TbError, Value};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -53,6 +53,9 @@ pub struct BuildOptions {
     /// slices it reads and those kept to be read again stay within it, unless the first two
     /// alone do not fit (they are held anyway).
     pub memory: u64,
+    /// How often the work on a slice is saved ([`resume`]; [`DEFAULT_SAVE_EVERY`] is a fair
+    /// choice): a stopped build loses at most this much of a slice's retrograde passes.
+    pub save_every: Duration,
 }
 
 /// What the builder reports while it runs.
@@ -88,6 +91,29 @@ pub enum Event {
         /// Positions in the pass.
         total: u64,
     },
+    /// The slice goes on from the work a stopped build saved: `level` levels done.
+    Resumed {
+        /// The slice.
+        material: Material,
+        /// Levels done (0: only the first pass).
+        level: u32,
+    },
+    /// A stopped build's saved work cannot be used: the slice starts over.
+    ResumeRefused {
+        /// Why.
+        why: String,
+    },
+    /// The work on the slice is saved after `level` levels.
+    Saved {
+        /// The slice.
+        material: Material,
+        /// Levels done (0: only the first pass).
+        level: u32,
+        /// Size of the resume file.
+        bytes: u64,
+        /// Time the save took.
+        elapsed: Duration,
+    },
     /// A slice is written.
     Done {
         /// The slice.
@@ -111,6 +137,10 @@ pub enum Event {
 /// Table memory a build or a check holds unless told otherwise: the slices read, those kept
 /// to be read again, and the slice computed.
 pub const DEFAULT_MEMORY: u64 = 8 << 30;
+
+/// How often a build saves its work on a slice unless told otherwise: a save is a pause of
+/// seconds, and a stopped build loses at most this much.
+pub const DEFAULT_SAVE_EVERY: Duration = Duration::from_secs(600);
 
 /// The totals of a build.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -167,20 +197,23 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
             total,
         });
         let started = Instant::now();
-        // A pass of its own in the log: the slices read are restored whole when sparse.
-        let room = opts.memory.saturating_sub(2 * halves * size);
-        store.require(&schedule, n, room, &mut |m| {
-            on_event(Event::Progress {
-                pass: format!("reading {m}"),
-                done: 0,
-                total: 1,
-            });
-        })?;
+        let (work, resumed) = resumed_work(opts, material, on_event)?;
+        if resumed.is_none() {
+            // A pass of its own in the log: the slices read are restored whole when sparse.
+            let room = opts.memory.saturating_sub(2 * halves * size);
+            store.require(&schedule, n, room, &mut |m| {
+                on_event(Event::Progress {
+                    pass: format!("reading {m}"),
+                    done: 0,
+                    total: 1,
+                });
+            })?;
+        }
         let reading = started.elapsed();
         // Entries and pending counts of the slice, and the slices it reads.
         let memory = store.bytes() + 2 * halves * size;
         report.peak_memory = report.peak_memory.max(memory);
-        let data = solve_slice(material, &opts.rules, &store, opts.threads, on_event)?;
+        let data = solve_slice(material, work, resumed, opts, &store, on_event)?;
         let counts = count(&data, opts.rules.losing);
         let solved = started.elapsed();
         let bytes = if opts.compress {
@@ -189,6 +222,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
             format::write(&opts.dir, material, &opts.rules, &data)?
         };
         debug_assert_eq!(format::path_of(&opts.dir, material), path);
+        resume::remove(&opts.dir, material)?;
         report.built += 1;
         report.bytes += bytes;
         on_event(Event::Done {
@@ -202,6 +236,37 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         });
     }
     Ok(report)
+}
+
+/// The work on `material` (entries and pending counts, zero) and, when a stopped build saved
+/// it, restored from its save: with the levels done then. A save that cannot be used is
+/// reported, removed, and the slice starts over.
+fn resumed_work(
+    opts: &BuildOptions,
+    material: Material,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(Work, Option<u32>), TbError> {
+    let work = Work::new(material);
+    match resume::load(
+        &opts.dir,
+        material,
+        &opts.rules,
+        &work.arrays(),
+        opts.threads,
+    ) {
+        Ok(Some(level)) => {
+            on_event(Event::Resumed { material, level });
+            Ok((work, Some(level)))
+        }
+        Ok(None) => Ok((work, None)),
+        Err(e) => {
+            on_event(Event::ResumeRefused { why: e.to_string() });
+            resume::remove(&opts.dir, material)?;
+            // The failed load left the arrays half restored.
+            drop(work);
+            Ok((Work::new(material), None))
+        }
+    }
 }
 
 /// Wins, losses and draws among the entries (of a table of losing checkers: `losing`).
@@ -227,6 +292,30 @@ struct Work {
 }
 
 impl Work {
+    /// The work on `material`: every entry unknown, every count 0.
+    fn new(material: Material) -> Work {
+        let zeros = |n: u64| (0..n).map(|_| AtomicU8::new(0)).collect();
+        Work {
+            halves: material
+                .halves()
+                .into_iter()
+                .map(|m| {
+                    let ix = SliceIndex::new(m);
+                    let n = ix.size();
+                    (m, ix, zeros(n), zeros(n))
+                })
+                .collect(),
+        }
+    }
+
+    /// The arrays a save holds: the entries of each half, then the pending counts.
+    fn arrays(&self) -> Vec<&[AtomicU8]> {
+        let entries = self.halves.iter().map(|h| &h.2[..]);
+        entries
+            .chain(self.halves.iter().map(|h| &h.3[..]))
+            .collect()
+    }
+
     /// The half and index of a position of this slice (either side to move).
     #[inline]
     fn locate(&self, pos: &Position) -> (usize, usize) {
@@ -251,27 +340,36 @@ impl Work {
     }
 }
 
-/// Solves one slice; returns its entries, halves one after the other.
+/// Solves one slice from `work`, whose first `resumed` levels are done when it was restored
+/// from a save (the first pass too, with level 0; `None`: nothing done), saving it every
+/// `opts.save_every`; returns its entries, halves one after the other.
 fn solve_slice(
     material: Material,
-    rules: &Rules,
+    work: Work,
+    resumed: Option<u32>,
+    opts: &BuildOptions,
     store: &Store,
-    threads: usize,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Vec<u8>, TbError> {
-    let work = Work {
-        halves: material
-            .halves()
-            .into_iter()
-            .map(|m| {
-                let ix = SliceIndex::new(m);
-                let v = (0..ix.size()).map(|_| AtomicU8::new(0)).collect();
-                let pending = (0..ix.size()).map(|_| AtomicU8::new(0)).collect();
-                (m, ix, v, pending)
-            })
-            .collect(),
-    };
+    let (rules, threads) = (&opts.rules, opts.threads);
     let limit = distance_limit(rules.draw_half_moves);
+    let mut saved = Instant::now();
+    let mut save = |level: u32, on_event: &mut dyn FnMut(Event)| -> Result<(), TbError> {
+        if saved.elapsed() < opts.save_every {
+            return Ok(());
+        }
+        let start = Instant::now();
+        let arrays = work.arrays();
+        let bytes = resume::save(&opts.dir, material, rules, level, &arrays, threads)?;
+        on_event(Event::Saved {
+            material,
+            level,
+            bytes,
+            elapsed: start.elapsed(),
+        });
+        saved = Instant::now();
+        Ok(())
+    };
     let total = work.total();
     let missing = AtomicBool::new(false);
     // Zeroing moves read the finished slices; a missing one is an error, never a guess.
@@ -282,37 +380,40 @@ fn solve_slice(
         })
     };
 
-    let indexes: Vec<SliceIndex> = work.halves.iter().map(|h| h.1.clone()).collect();
-    each_position(
-        &indexes,
-        threads,
-        |h, i, pos, list| {
-            let mut quiet = 0u8;
-            let mut escape = false;
-            let v = one_step(pos, rules, limit, list, |q, zeroing| {
-                if zeroing {
-                    let code = outside(q);
-                    escape |= code == 0;
-                    code
-                } else {
-                    quiet += 1;
-                    0
-                }
-            });
-            let half = &work.halves[h];
-            half.2[i as usize].store(v.code(), Ordering::Relaxed);
-            // Moves inside the slice not yet known to lose; a zeroing move into a draw means
-            // the position can never be lost: no count can reach 0 then.
-            let pending = if escape { NEVER_LOST } else { quiet };
-            half.3[i as usize].store(pending, Ordering::Relaxed);
-        },
-        &mut progress(on_event, "init".to_string(), total),
-    );
-    if missing.load(Ordering::Relaxed) {
-        return Err(TbError::Missing(format!("reached from {material}")));
+    if resumed.is_none() {
+        let indexes: Vec<SliceIndex> = work.halves.iter().map(|h| h.1.clone()).collect();
+        each_position(
+            &indexes,
+            threads,
+            |h, i, pos, list| {
+                let mut quiet = 0u8;
+                let mut escape = false;
+                let v = one_step(pos, rules, limit, list, |q, zeroing| {
+                    if zeroing {
+                        let code = outside(q);
+                        escape |= code == 0;
+                        code
+                    } else {
+                        quiet += 1;
+                        0
+                    }
+                });
+                let half = &work.halves[h];
+                half.2[i as usize].store(v.code(), Ordering::Relaxed);
+                // Moves inside the slice not yet known to lose; a zeroing move into a draw means
+                // the position can never be lost: no count can reach 0 then.
+                let pending = if escape { NEVER_LOST } else { quiet };
+                half.3[i as usize].store(pending, Ordering::Relaxed);
+            },
+            &mut progress(on_event, "init".to_string(), total),
+        );
+        if missing.load(Ordering::Relaxed) {
+            return Err(TbError::Missing(format!("reached from {material}")));
+        }
+        save(0, on_event)?;
     }
 
-    for k in 1..=limit {
+    for k in resumed.map_or(1, |done| done + 1)..=limit {
         let added = AtomicU64::new(0);
         // The entries of distance k - 1 this level reads: for k = 1 only the side without a
         // move, which loses (normal rules) or wins (losing rules).
@@ -370,6 +471,9 @@ fn solve_slice(
         }
         if k == MAX_DISTANCE && rules.draw_half_moves == 0 {
             return Err(TbError::TooDeep(material.to_string()));
+        }
+        if k < limit {
+            save(k, on_event)?;
         }
     }
     Ok(work

@@ -2,13 +2,13 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
 use crate::board::fen;
 use crate::cli::GameRuleFlags;
-use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY};
+use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::progress::Progress;
 use crate::tablebase::verify::verify;
@@ -67,6 +67,11 @@ pub struct BuildArgs {
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY >> 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub memory: u64,
+    /// Minutes between saves of the work on a slice (a build stopped in the middle of a
+    /// slice goes on from its last save; 0 saves after every level).
+    #[arg(long, value_name = "MINUTES", default_value_t = DEFAULT_SAVE_EVERY.as_secs() / 60,
+          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub save_every: u64,
 }
 
 /// `K/N` of `--shard`.
@@ -217,6 +222,7 @@ fn run_build(a: &BuildArgs) -> i32 {
         threads: threads(a.threads),
         compress: a.compress,
         memory: a.memory << 20,
+        save_every: Duration::from_secs(a.save_every * 60),
         share: a.level.map(|level| {
             let (shard, of) = a.shard.unwrap_or((1, 1));
             Share { level, shard, of }

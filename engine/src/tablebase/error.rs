@@ -78,6 +78,14 @@ pub enum TbError {
         /// The rules asked for.
         wanted: String,
     },
+    /// A build's saved work on a slice cannot be resumed from: the slice starts over.
+    #[error("{path}: cannot resume from it: {what}")]
+    BadResume {
+        /// The resume file.
+        path: PathBuf,
+        /// What is wrong with it.
+        what: String,
+    },
     /// The position is not in the tables.
     #[error("position not covered by the tables: {0}")]
     NotCovered(String),

@@ -300,10 +300,7 @@ fn host() -> String {
 /// leaves a half-written table under the real name; a failed write removes its temporary.
 fn write_file(dir: &Path, material: Material, parts: &[&[u8]]) -> Result<u64, TbError> {
     let path = path_of(dir, material);
-    // A name of this process and call alone, so that two builders never write one file.
-    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = temporary_path(dir, material, std::process::id(), call);
+    let tmp = fresh_temporary(dir, material);
     let written = (|| {
         let mut f = fs::File::create(&tmp)?;
         for part in parts {
@@ -318,6 +315,14 @@ fn write_file(dir: &Path, material: Material, parts: &[&[u8]]) -> Result<u64, Tb
         return Err(TbError::io(&tmp, &e));
     }
     Ok(parts.iter().map(|p| p.len() as u64).sum())
+}
+
+/// A temporary file of `material` in `dir` no other write uses: named by this process and
+/// its count of calls, so that two builders never write one file.
+pub(crate) fn fresh_temporary(dir: &Path, material: Material) -> PathBuf {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    temporary_path(dir, material, std::process::id(), call)
 }
 
 /// The temporary file of `material` in `dir` written by process `pid` of this machine at its

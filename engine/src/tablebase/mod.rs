@@ -16,7 +16,8 @@
 //!
 //! Layout: [`material`] names the slices and orders them; [`index`] numbers the positions of
 //! a slice; [`unmove`] generates predecessors; [`solve`] is the one-step rule shared by the
-//! builder and the verifier; `store` holds the finished slices a build reads; [`build`] runs the retrograde analysis; [`format`] reads and
+//! builder and the verifier; `store` holds the finished slices a build reads; [`build`] runs the retrograde analysis, saving its
+//! work on a large slice now and then ([`resume`]); [`format`] reads and
 //! writes slice files; [`probe`] answers queries from the slice files, mapped into memory; [`verify`]
 //! re-checks a directory; [`cli`] is the `buffgreen tb` subcommand.
 
@@ -34,6 +35,7 @@ pub mod material;
 pub mod plan;
 pub mod probe;
 mod progress;
+pub mod resume;
 pub mod solve;
 pub mod sparse;
 mod store;

@@ -92,6 +92,30 @@ impl Progress {
                     let _ = writeln!(err, "{line}");
                 }
             }
+            Event::Resumed { material, level } => {
+                let _ = writeln!(
+                    err,
+                    "{material}: resumed from its save, {level} levels done"
+                );
+            }
+            Event::ResumeRefused { why } => {
+                let _ = writeln!(err, "{why}; the slice starts over");
+            }
+            Event::Saved {
+                material,
+                level,
+                bytes,
+                elapsed,
+            } => {
+                if self.tty {
+                    let _ = write!(err, "\r\x1b[K");
+                }
+                let _ = writeln!(
+                    err,
+                    "{material}: saved after {level} levels ({bytes} bytes, {:.1}s)",
+                    elapsed.as_secs_f64()
+                );
+            }
             Event::Done {
                 material,
                 elapsed,

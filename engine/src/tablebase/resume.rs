@@ -1,0 +1,251 @@
+//! A slice's work saved between the levels of its retrograde passes, so that a build stopped in
+//! the middle of a large slice (a session's end, a job killed by its scheduler) goes on from
+//! the last level saved instead of from the start of the slice: the largest 7-piece slices
+//! take longer than a batch job or a working session lasts.
+//!
+//! The file `<material>.resume` in the build's directory holds the number of levels done and
+//! the slice's arrays (the entries, then the pending counts, half by half), cut into chunks,
+//! each compressed at zstd's fastest level and checked by its checksum. A file that does not
+//! match the slice, the rules or its checksums is refused and the slice starts over: a resumed
+//! slice is never built from a guess. It is written to a temporary and renamed, so a build
+//! killed while saving keeps the previous save, and removed once the slice file is written.
+
+use std::fs;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use crate::board::Rules;
+use crate::tablebase::checksum::checksum;
+use crate::tablebase::compress::block_checksum;
+use crate::tablebase::format::{self, describe_rules};
+use crate::tablebase::work::in_parallel;
+use crate::tablebase::{Material, TbError};
+
+/// The extension of a resume file.
+pub const EXTENSION: &str = "resume";
+const MAGIC: [u8; 8] = *b"BGRESUME";
+const VERSION: u32 = 1;
+const HEADER_LEN: usize = 64;
+/// Bytes of an array per chunk: chunks are compressed on their own, several at once.
+const CHUNK: usize = 1 << 22;
+/// Chunk table entry: the compressed length and the checksum.
+const ENTRY_LEN: usize = 16;
+/// zstd's fastest level: a save is a pause of the build, and the file lives for one slice.
+const LEVEL: i32 = 1;
+
+/// The resume file of `material` in `dir`.
+pub fn path_of(dir: &Path, material: Material) -> PathBuf {
+    dir.join(format!("{material}.{EXTENSION}"))
+}
+
+/// The chunks of `arrays`, in order: (array, start, length). No chunk crosses two arrays.
+fn chunks(arrays: &[&[AtomicU8]]) -> Vec<(usize, usize, usize)> {
+    let mut out = Vec::new();
+    for (a, array) in arrays.iter().enumerate() {
+        let mut start = 0;
+        while start < array.len() {
+            let len = CHUNK.min(array.len() - start);
+            out.push((a, start, len));
+            start += len;
+        }
+    }
+    out
+}
+
+/// The header of a save: what it belongs to, how far it got, how it is cut.
+struct Header {
+    level: u32,
+    rules: u64,
+    material: u64,
+    bytes: u64,
+    chunks: u64,
+}
+
+impl Header {
+    fn of(material: Material, rules: &Rules, level: u32, arrays: &[&[AtomicU8]]) -> Header {
+        Header {
+            level,
+            rules: checksum(describe_rules(rules).as_bytes(), &[]),
+            material: checksum(material.to_string().as_bytes(), &[]),
+            bytes: arrays.iter().map(|a| a.len() as u64).sum(),
+            chunks: chunks(arrays).len() as u64,
+        }
+    }
+
+    fn bytes(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[12..16].copy_from_slice(&self.level.to_le_bytes());
+        h[16..24].copy_from_slice(&self.rules.to_le_bytes());
+        h[24..32].copy_from_slice(&self.material.to_le_bytes());
+        h[32..40].copy_from_slice(&self.bytes.to_le_bytes());
+        h[40..48].copy_from_slice(&self.chunks.to_le_bytes());
+        let sum = checksum(&h[..56], &[]);
+        h[56..64].copy_from_slice(&sum.to_le_bytes());
+        h
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    let mut a = [0u8; 4];
+    a.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(a)
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(a)
+}
+
+/// Saves `arrays` after `level` levels of the slice `material` under `rules` as its resume
+/// file in `dir`, compressing on `threads` threads; returns the file's size.
+pub(crate) fn save(
+    dir: &Path,
+    material: Material,
+    rules: &Rules,
+    level: u32,
+    arrays: &[&[AtomicU8]],
+    threads: usize,
+) -> Result<u64, TbError> {
+    let header = Header::of(material, rules, level, arrays);
+    let all = chunks(arrays);
+    let tmp = format::fresh_temporary(dir, material);
+    let written = (|| -> std::io::Result<u64> {
+        let mut f = fs::File::create(&tmp)?;
+        let table_len = all.len() * ENTRY_LEN;
+        // Placeholders: the header and table are written last, once the lengths are known.
+        f.write_all(&[0u8; HEADER_LEN])?;
+        f.write_all(&vec![0u8; table_len])?;
+        let mut table = Vec::with_capacity(table_len);
+        let mut size = (HEADER_LEN + table_len) as u64;
+        // A few chunks per thread at a time: the memory of a save stays small.
+        for (b0, batch) in all.chunks(4 * threads.max(1)).enumerate() {
+            let first = b0 * 4 * threads.max(1);
+            let mut packed: Vec<Vec<u8>> = vec![Vec::new(); batch.len()];
+            in_parallel(&mut packed, threads, |start, part| {
+                let mut raw = Vec::with_capacity(CHUNK);
+                for (k, out) in part.iter_mut().enumerate() {
+                    let (a, s, len) = batch[start + k];
+                    raw.clear();
+                    raw.extend(
+                        arrays[a][s..s + len]
+                            .iter()
+                            .map(|e| e.load(Ordering::Relaxed)),
+                    );
+                    *out = zstd::bulk::compress(&raw, LEVEL).unwrap_or_default();
+                }
+            });
+            for (k, raw) in packed.iter().enumerate() {
+                f.write_all(raw)?;
+                size += raw.len() as u64;
+                table.extend_from_slice(&(raw.len() as u64).to_le_bytes());
+                table.extend_from_slice(&block_checksum((first + k) as u64, raw).to_le_bytes());
+            }
+        }
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(&header.bytes())?;
+        f.write_all(&table)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path_of(dir, material))?;
+        Ok(size)
+    })();
+    written.map_err(|e| {
+        // Nothing to do if the removal fails too: the next build sweeps it.
+        let _ = fs::remove_file(&tmp);
+        TbError::io(&tmp, &e)
+    })
+}
+
+/// Restores `arrays` of the slice `material` under `rules` from its resume file in `dir`
+/// (decompressing on `threads` threads): the levels done, or `None` when there is no file.
+/// A file that does not belong to this slice and these rules, or fails a check, is an error
+/// ([`TbError::BadResume`]) and leaves `arrays` in an unknown state.
+pub(crate) fn load(
+    dir: &Path,
+    material: Material,
+    rules: &Rules,
+    arrays: &[&[AtomicU8]],
+    threads: usize,
+) -> Result<Option<u32>, TbError> {
+    let path = path_of(dir, material);
+    let mut f = match fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(TbError::io(&path, &e)),
+    };
+    let bad = |what: &str| TbError::BadResume {
+        path: path.clone(),
+        what: what.to_string(),
+    };
+    let mut h = [0u8; HEADER_LEN];
+    f.read_exact(&mut h)
+        .map_err(|_| bad("shorter than its header"))?;
+    if h[0..8] != MAGIC {
+        return Err(bad("not a resume file"));
+    }
+    if u64_at(&h, 56) != checksum(&h[..56], &[]) {
+        return Err(bad("header checksum mismatch"));
+    }
+    if u32_at(&h, 8) != VERSION {
+        return Err(bad("written by another version"));
+    }
+    let want = Header::of(material, rules, u32_at(&h, 12), arrays);
+    if h != want.bytes() {
+        return Err(bad("saved for another slice or other rules"));
+    }
+    let all = chunks(arrays);
+    let mut table = vec![0u8; all.len() * ENTRY_LEN];
+    f.read_exact(&mut table)
+        .map_err(|_| bad("truncated chunk table"))?;
+    let bound = zstd::zstd_safe::compress_bound(CHUNK);
+    for (b0, batch) in all.chunks(4 * threads.max(1)).enumerate() {
+        let first = b0 * 4 * threads.max(1);
+        let mut raws = Vec::with_capacity(batch.len());
+        for k in 0..batch.len() {
+            let b = first + k;
+            let len = u64_at(&table, b * ENTRY_LEN);
+            if len > bound as u64 {
+                return Err(bad("a chunk longer than a chunk can be"));
+            }
+            let mut raw = vec![0u8; len as usize];
+            f.read_exact(&mut raw).map_err(|_| bad("truncated"))?;
+            if block_checksum(b as u64, &raw) != u64_at(&table, b * ENTRY_LEN + 8) {
+                return Err(bad(&format!("chunk {b} is corrupt")));
+            }
+            raws.push(raw);
+        }
+        let mut fine: Vec<bool> = vec![false; batch.len()];
+        in_parallel(&mut fine, threads, |start, part| {
+            let mut out = vec![0u8; CHUNK];
+            for (k, ok) in part.iter_mut().enumerate() {
+                let (a, s, len) = batch[start + k];
+                let n = zstd::bulk::decompress_to_buffer(&raws[start + k], &mut out[..len]);
+                *ok = n.ok() == Some(len);
+                for (e, &v) in arrays[a][s..s + len].iter().zip(&out[..len]) {
+                    e.store(v, Ordering::Relaxed);
+                }
+            }
+        });
+        if let Some(k) = fine.iter().position(|&ok| !ok) {
+            return Err(bad(&format!("chunk {} does not decompress", first + k)));
+        }
+    }
+    let mut rest = [0u8; 1];
+    if f.read(&mut rest).map_err(|e| TbError::io(&path, &e))? != 0 {
+        return Err(bad("longer than its chunks"));
+    }
+    Ok(Some(want.level))
+}
+
+/// Removes the resume file of `material` in `dir`, if there is one.
+pub(crate) fn remove(dir: &Path, material: Material) -> Result<(), TbError> {
+    let path = path_of(dir, material);
+    match fs::remove_file(&path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(TbError::io(&path, &e)),
+    }
+}

@@ -1,0 +1,183 @@
+//! A build stopped in the middle of a slice goes on from its last save and writes the bytes
+//! of a build that was never stopped; a save that does not fit its slice is refused, and the
+//! slice starts over.
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use buffgreen::board::Rules;
+use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
+use buffgreen::tablebase::{resume, Material};
+
+/// The level after which the build is stopped: a slice with that many levels and more.
+const STOP_AT: u32 = 5;
+
+fn opts(dir: &Path, save_every: Duration) -> BuildOptions {
+    BuildOptions {
+        dir: dir.to_path_buf(),
+        pieces: 4,
+        rules: Rules::ENGLISH,
+        threads: 2,
+        compress: true,
+        share: None,
+        memory: DEFAULT_MEMORY,
+        save_every,
+    }
+}
+
+fn fresh(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    dir
+}
+
+/// Every file of `dir` by name, with its bytes.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .expect("readable")
+        .map(|e| {
+            let path = e.expect("entry").path();
+            let name = path
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .to_string();
+            (name, std::fs::read(&path).expect("readable"))
+        })
+        .collect()
+}
+
+/// Builds into `dir` saving after every level, and stops the build (as a killed process
+/// stops) right after the first save of level [`STOP_AT`]: returns the slice it was building.
+fn stopped_build(dir: &Path) -> Material {
+    let mut stopped = None;
+    let run = catch_unwind(AssertUnwindSafe(|| {
+        build(&opts(dir, Duration::ZERO), &mut |e| {
+            if let Event::Saved {
+                material, level, ..
+            } = e
+            {
+                if level == STOP_AT {
+                    stopped = Some(material);
+                    panic!("stopped after a save");
+                }
+            }
+        })
+    }));
+    assert!(run.is_err(), "the build was stopped");
+    let material = stopped.expect("a slice with enough levels");
+    assert!(resume::path_of(dir, material).exists());
+    assert!(!buffgreen::tablebase::format::path_of(dir, material).exists());
+    material
+}
+
+/// Finishes the build in `dir` without saving: the events it reports.
+fn finish(dir: &Path) -> Vec<Event> {
+    let mut events = Vec::new();
+    build(&opts(dir, DEFAULT_SAVE_EVERY), &mut |e| events.push(e)).expect("builds");
+    events
+}
+
+/// What the events say of refused saves.
+fn refusals(events: Vec<Event>) -> Vec<String> {
+    events
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::ResumeRefused { why } => Some(why),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The uninterrupted build's files (built once for the tests, which run at once).
+fn reference() -> &'static BTreeMap<String, Vec<u8>> {
+    static FILES: OnceLock<BTreeMap<String, Vec<u8>>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let dir = fresh("tb-resume-reference");
+        finish(&dir);
+        files(&dir)
+    })
+}
+
+#[test]
+fn a_build_stopped_after_a_save_goes_on_from_it_and_writes_the_same_bytes() {
+    let dir = fresh("tb-resume-stopped");
+    let material = stopped_build(&dir);
+    let events = finish(&dir);
+    let resumed: Vec<(Material, u32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Resumed { material, level } => Some((*material, *level)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(resumed, [(material, STOP_AT)]);
+    // The slices below are not read again: only the levels after the save are run.
+    let passes: Vec<String> = events
+        .iter()
+        .skip_while(|e| !matches!(e, Event::Resumed { .. }))
+        .take_while(|e| !matches!(e, Event::Done { .. }))
+        .filter_map(|e| match e {
+            Event::Progress { pass, .. } => Some(pass.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(!passes.is_empty());
+    assert!(
+        passes.iter().all(|p| {
+            p.strip_prefix("level ")
+                .and_then(|k| k.parse::<u32>().ok())
+                .is_some_and(|k| k > STOP_AT)
+        }),
+        "{passes:?}"
+    );
+    assert_eq!(&files(&dir), reference());
+}
+
+#[test]
+fn a_save_that_does_not_fit_its_slice_is_refused_and_the_slice_starts_over() {
+    let dir = fresh("tb-resume-refused");
+    let material = stopped_build(&dir);
+    let path = resume::path_of(&dir, material);
+    // The last byte of the last chunk flipped.
+    let mut bytes = std::fs::read(&path).expect("readable");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, &bytes).expect("writable");
+    let refused = refusals(finish(&dir));
+    // Two halves, an array each of entries and of counts, a chunk each.
+    let chunks = 2 * material.halves().len();
+    assert_eq!(
+        refused,
+        [format!(
+            "{}: cannot resume from it: chunk {} is corrupt",
+            path.display(),
+            chunks - 1
+        )]
+    );
+    assert!(!path.exists());
+    assert_eq!(&files(&dir), reference());
+
+    // A save under the name of another slice.
+    let dir = fresh("tb-resume-other");
+    let material = stopped_build(&dir);
+    let other = Material::slices(4)
+        .into_iter()
+        .find(|&m| m != material && !buffgreen::tablebase::format::path_of(&dir, m).exists())
+        .expect("a slice not built yet");
+    let moved = resume::path_of(&dir, other);
+    std::fs::rename(resume::path_of(&dir, material), &moved).expect("rename");
+    let refused = refusals(finish(&dir));
+    assert_eq!(
+        refused,
+        [format!(
+            "{}: cannot resume from it: saved for another slice or other rules",
+            moved.display()
+        )]
+    );
+    assert_eq!(&files(&dir), reference());
+}
