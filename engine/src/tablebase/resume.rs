@@ -19,6 +19,7 @@ use crate::board::Rules;
 use crate::tablebase::checksum::checksum;
 use crate::tablebase::compress::block_checksum;
 use crate::tablebase::format::{self, describe_rules};
+use crate::tablebase::solve::distance_limit;
 use crate::tablebase::work::in_parallel;
 use crate::tablebase::{Material, TbError};
 
@@ -195,6 +196,10 @@ pub(crate) fn load(
     let want = Header::of(material, rules, u32_at(&h, 12), arrays);
     if h != want.bytes() {
         return Err(bad("saved for another slice or other rules"));
+    }
+    // A build never saves after its last level: it writes the slice then.
+    if want.level >= distance_limit(rules.draw_half_moves) {
+        return Err(bad("saved past the last level"));
     }
     let all = chunks(arrays);
     let mut table = vec![0u8; all.len() * ENTRY_LEN];
