@@ -213,7 +213,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         // Entries and pending counts of the slice, and the slices it reads.
         let memory = store.bytes() + 2 * halves * size;
         report.peak_memory = report.peak_memory.max(memory);
-        let data = solve_slice(material, work, resumed, opts, &store, on_event)?;
+        let data = solve_slice(material, work, resumed, started, opts, &store, on_event)?;
         let counts = count(&data, opts.rules.losing);
         let solved = started.elapsed();
         let bytes = if opts.compress {
@@ -342,18 +342,20 @@ impl Work {
 
 /// Solves one slice from `work`, whose first `resumed` levels are done when it was restored
 /// from a save (the first pass too, with level 0; `None`: nothing done), saving it every
-/// `opts.save_every`; returns its entries, halves one after the other.
+/// `opts.save_every` from `since` (the slice's start: a first save keeps the reading of the
+/// slices below too); returns its entries, halves one after the other.
 fn solve_slice(
     material: Material,
     work: Work,
     resumed: Option<u32>,
+    since: Instant,
     opts: &BuildOptions,
     store: &Store,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Vec<u8>, TbError> {
     let (rules, threads) = (&opts.rules, opts.threads);
     let limit = distance_limit(rules.draw_half_moves);
-    let mut saved = Instant::now();
+    let mut saved = since;
     let mut save = |level: u32, on_event: &mut dyn FnMut(Event)| -> Result<(), TbError> {
         if saved.elapsed() < opts.save_every {
             return Ok(());
