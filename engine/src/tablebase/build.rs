@@ -31,7 +31,7 @@ use crate::tablebase::plan::{self, positions, Schedule};
 use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
 use crate::tablebase::store::Store;
 use crate::tablebase::unmove::for_each_predecessor;
-use crate::tablebase::work::{each_position, parallel, split};
+use crate::tablebase::work::{boards_in, each_position, parallel, split};
 use crate::tablebase::{format, resume, Material, TbError, Value};
 
 /// What to build.
@@ -282,6 +282,10 @@ fn count(data: &[u8], losing: bool) -> [u64; 3] {
     c
 }
 
+/// A level walks every board in order, instead of unranking the entries it reads, when they
+/// are more than one position in this many.
+const WALK: u64 = 16;
+
 /// A pending count no position reaches 0 from: more than any position has moves.
 const NEVER_LOST: u8 = u8::MAX;
 
@@ -382,8 +386,11 @@ fn solve_slice(
         })
     };
 
+    let indexes: Vec<SliceIndex> = work.halves.iter().map(|h| h.1.clone()).collect();
+    // Positions the first pass valued: the entries levels 1 and 2 read are among them. A
+    // resumed slice does not know: its first level walks.
+    let decided = AtomicU64::new(if resumed.is_some() { total } else { 0 });
     if resumed.is_none() {
-        let indexes: Vec<SliceIndex> = work.halves.iter().map(|h| h.1.clone()).collect();
         each_position(
             &indexes,
             threads,
@@ -401,6 +408,9 @@ fn solve_slice(
                     }
                 });
                 let half = &work.halves[h];
+                if v.code() != 0 {
+                    decided.fetch_add(1, Ordering::Relaxed);
+                }
                 half.2[i as usize].store(v.code(), Ordering::Relaxed);
                 // Moves inside the slice not yet known to lose; a zeroing move into a draw means
                 // the position can never be lost: no count can reach 0 then.
@@ -415,8 +425,12 @@ fn solve_slice(
         save(0, on_event)?;
     }
 
+    let mut sources = decided.load(Ordering::Relaxed);
     for k in resumed.map_or(1, |done| done + 1)..=limit {
         let added = AtomicU64::new(0);
+        // Where the entries read are many, stepping through every board in index order costs
+        // less than unranking each of them.
+        let walk = sources.saturating_mul(WALK) > total;
         // The entries of distance k - 1 this level reads: for k = 1 only the side without a
         // move, which loses (normal rules) or wins (losing rules).
         let stuck = k == 1;
@@ -429,16 +443,8 @@ fn solve_slice(
             threads,
             |range| {
                 let mut new = 0;
-                for g in range {
-                    let (h, i) = work.split(g);
-                    let code = Some(work.halves[h].2[i as usize].load(Ordering::Relaxed));
-                    if code != lost && code != won {
-                        continue;
-                    }
-                    let Some(pos) = work.position(h, i) else {
-                        continue;
-                    };
-                    for_each_predecessor(&pos, rules, |prev| {
+                let mut from = |pos: &Position, code: Option<u8>| {
+                    for_each_predecessor(pos, rules, |prev| {
                         let (ph, pi) = work.locate(prev);
                         let half = &work.halves[ph];
                         let e = &half.2[pi];
@@ -460,12 +466,35 @@ fn solve_slice(
                             new += 1;
                         }
                     });
+                };
+                let read = |h: usize, i: u64| {
+                    let code = Some(work.halves[h].2[i as usize].load(Ordering::Relaxed));
+                    (code == lost || code == won).then_some(code)
+                };
+                if walk {
+                    boards_in(&indexes, range, |h, i, b| {
+                        if let Some(code) = read(h, i) {
+                            if let Some(pos) = b.position() {
+                                from(&pos, code);
+                            }
+                        }
+                    });
+                } else {
+                    for g in range {
+                        let (h, i) = work.split(g);
+                        if let Some(code) = read(h, i) {
+                            if let Some(pos) = work.position(h, i) {
+                                from(&pos, code);
+                            }
+                        }
+                    }
                 }
                 added.fetch_add(new, Ordering::Relaxed);
             },
             &mut progress(on_event, format!("level {k}"), total),
         );
         let added = added.load(Ordering::Relaxed);
+        sources = if k == 1 { sources + added } else { added };
         // Level k+1 reads the entries of distance k: those of level k, and for k = 1 the
         // `win 1` and `loss 1` of the first pass.
         if added == 0 && k >= 2 {

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::board::{MoveList, Position};
 use crate::tablebase::index::SliceIndex;
+use crate::tablebase::material::Masks;
 
 /// Positions handed to a thread at a time: large enough that the shared counter costs
 /// nothing, small enough that threads finish together.
@@ -84,21 +85,33 @@ pub(crate) fn each_position<F>(
         threads,
         |range| {
             let mut list = MoveList::new();
-            // The chunk may cross from half 0 into half 1.
-            for (h, half) in halves.iter().enumerate() {
-                let base = h as u64 * n;
-                let (start, end) = (range.start.max(base), range.end.min(base + n));
-                if start < end {
-                    half.for_each_board(start - base..end - base, |i, b| {
-                        if let Some(pos) = b.position() {
-                            f(h, i, &pos, &mut list);
-                        }
-                    });
+            boards_in(halves, range, |h, i, b| {
+                if let Some(pos) = b.position() {
+                    f(h, i, &pos, &mut list);
                 }
-            }
+            });
         },
         progress,
     );
+}
+
+/// Calls `f(half, index, board)` for the positions `range` of a slice whose halves (indexes
+/// of equal size) follow one another, in order, stepping from board to board
+/// ([`SliceIndex::for_each_board`]).
+pub(crate) fn boards_in(
+    halves: &[SliceIndex],
+    range: Range<u64>,
+    mut f: impl FnMut(usize, u64, &Masks),
+) {
+    let n = halves[0].size();
+    // The range may cross from half 0 into half 1.
+    for (h, half) in halves.iter().enumerate() {
+        let base = h as u64 * n;
+        let (start, end) = (range.start.max(base), range.end.min(base + n));
+        if start < end {
+            half.for_each_board(start - base..end - base, |i, b| f(h, i, b));
+        }
+    }
 }
 
 /// Runs `work(start, part)` on `threads` contiguous parts of `data` at once (`start`: the
