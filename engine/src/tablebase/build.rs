@@ -387,9 +387,6 @@ fn solve_slice(
     };
 
     let indexes: Vec<SliceIndex> = work.halves.iter().map(|h| h.1.clone()).collect();
-    // Positions the first pass valued: the entries levels 1 and 2 read are among them. A
-    // resumed slice does not know: its first level walks.
-    let decided = AtomicU64::new(if resumed.is_some() { total } else { 0 });
     if resumed.is_none() {
         each_position(
             &indexes,
@@ -408,9 +405,6 @@ fn solve_slice(
                     }
                 });
                 let half = &work.halves[h];
-                if v.code() != 0 {
-                    decided.fetch_add(1, Ordering::Relaxed);
-                }
                 half.2[i as usize].store(v.code(), Ordering::Relaxed);
                 // Moves inside the slice not yet known to lose; a zeroing move into a draw means
                 // the position can never be lost: no count can reach 0 then.
@@ -425,7 +419,10 @@ fn solve_slice(
         save(0, on_event)?;
     }
 
-    let mut sources = decided.load(Ordering::Relaxed);
+    // The entries levels 1 and 2 read come from the first pass, not counted (a counter
+    // shared by the threads would cost more than it saves): they walk, as does the first
+    // level of a resumed slice.
+    let mut sources = total;
     for k in resumed.map_or(1, |done| done + 1)..=limit {
         let added = AtomicU64::new(0);
         // Where the entries read are many, stepping through every board in index order costs
@@ -494,7 +491,7 @@ fn solve_slice(
             &mut progress(on_event, format!("level {k}"), total),
         );
         let added = added.load(Ordering::Relaxed);
-        sources = if k == 1 { sources + added } else { added };
+        sources = if k == 1 { total } else { added };
         // Level k+1 reads the entries of distance k: those of level k, and for k = 1 the
         // `win 1` and `loss 1` of the first pass.
         if added == 0 && k >= 2 {
