@@ -17,7 +17,9 @@
 //!    `k`, so the threads of a level write without conflict. It stops at `D`, or when a level
 //!    past the first adds nothing. What is left unresolved is a draw.
 //!
-//! Each pass walks the positions in chunks on every thread; entries are atomic bytes.
+//! Each pass walks the positions in chunks on every thread; entries are atomic bytes. Between
+//! two levels the work is saved now and then ([`resume`]), so a stopped build goes on from
+//! there.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};

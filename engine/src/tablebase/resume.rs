@@ -136,9 +136,13 @@ pub(crate) fn save(
                             .iter()
                             .map(|e| e.load(Ordering::Relaxed)),
                     );
+                    // A zstd frame is never empty: empty means the compression failed.
                     *out = zstd::bulk::compress(&raw, LEVEL).unwrap_or_default();
                 }
             });
+            if packed.iter().any(Vec::is_empty) {
+                return Err(std::io::Error::other("compressing a chunk failed"));
+            }
             for (k, raw) in packed.iter().enumerate() {
                 f.write_all(raw)?;
                 size += raw.len() as u64;
