@@ -54,6 +54,11 @@ fn chunks(arrays: &[&[AtomicU8]]) -> Vec<(usize, usize, usize)> {
     out
 }
 
+/// Chunks compressed or decompressed at a time, a few a thread: a save's memory stays small.
+fn batch_len(threads: usize) -> usize {
+    4 * threads.max(1)
+}
+
 /// The header of a save: what it belongs to, how far it got, how it is cut.
 struct Header {
     level: u32,
@@ -122,9 +127,8 @@ pub(crate) fn save(
         f.write_all(&vec![0u8; table_len])?;
         let mut table = Vec::with_capacity(table_len);
         let mut size = (HEADER_LEN + table_len) as u64;
-        // A few chunks per thread at a time: the memory of a save stays small.
-        for (b0, batch) in all.chunks(4 * threads.max(1)).enumerate() {
-            let first = b0 * 4 * threads.max(1);
+        for (b0, batch) in all.chunks(batch_len(threads)).enumerate() {
+            let first = b0 * batch_len(threads);
             let mut packed: Vec<Vec<u8>> = vec![Vec::new(); batch.len()];
             in_parallel(&mut packed, threads, |start, part| {
                 let mut raw = Vec::with_capacity(CHUNK);
@@ -210,8 +214,8 @@ pub(crate) fn load(
     f.read_exact(&mut table)
         .map_err(|_| bad("truncated chunk table"))?;
     let bound = zstd::zstd_safe::compress_bound(CHUNK);
-    for (b0, batch) in all.chunks(4 * threads.max(1)).enumerate() {
-        let first = b0 * 4 * threads.max(1);
+    for (b0, batch) in all.chunks(batch_len(threads)).enumerate() {
+        let first = b0 * batch_len(threads);
         let mut raws = Vec::with_capacity(batch.len());
         for k in 0..batch.len() {
             let b = first + k;
