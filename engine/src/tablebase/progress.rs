@@ -92,30 +92,25 @@ impl Progress {
                     let _ = writeln!(err, "{line}");
                 }
             }
-            Event::Resumed { material, level } => {
-                let _ = writeln!(
-                    err,
-                    "{material}: resumed from its save, {level} levels done"
-                );
-            }
+            Event::Resumed { material, level } => self.line(
+                &mut err,
+                format_args!("{material}: resumed from its save, {level} levels done"),
+            ),
             Event::ResumeRefused { why } => {
-                let _ = writeln!(err, "{why}; the slice starts over");
+                self.line(&mut err, format_args!("{why}; the slice starts over"));
             }
             Event::Saved {
                 material,
                 level,
                 bytes,
                 elapsed,
-            } => {
-                if self.tty {
-                    let _ = write!(err, "\r\x1b[K");
-                }
-                let _ = writeln!(
-                    err,
+            } => self.line(
+                &mut err,
+                format_args!(
                     "{material}: saved after {level} levels ({bytes} bytes, {:.1}s)",
                     elapsed.as_secs_f64()
-                );
-            }
+                ),
+            ),
             Event::Done {
                 material,
                 elapsed,
@@ -124,12 +119,9 @@ impl Progress {
                 bytes,
                 memory,
                 counts,
-            } => {
-                if self.tty {
-                    let _ = write!(err, "\r\x1b[K");
-                }
-                let _ = writeln!(
-                    err,
+            } => self.line(
+                &mut err,
+                format_args!(
                     "{material}: done in {:.1}s (reading {:.1}s, writing {:.1}s), {bytes} bytes, \
                      {:.1} MiB of tables in memory, wins {} losses {} draws {}",
                     elapsed.as_secs_f64(),
@@ -139,8 +131,16 @@ impl Progress {
                     counts[0],
                     counts[1],
                     counts[2]
-                );
-            }
+                ),
+            ),
         }
+    }
+
+    /// Writes `text` as a line of its own, first clearing the progress bar a terminal shows.
+    fn line(&self, err: &mut impl Write, text: std::fmt::Arguments) {
+        if self.tty {
+            let _ = write!(err, "\r\x1b[K");
+        }
+        let _ = writeln!(err, "{text}");
     }
 }
