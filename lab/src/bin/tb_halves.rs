@@ -9,7 +9,7 @@
 //! `cargo run --release -p buffgreen-lab --bin tb_halves -- --pieces 7 [--from N]`
 
 use buffgreen::tablebase::index::SliceIndex;
-use buffgreen::tablebase::plan::zeroing_successors;
+use buffgreen::tablebase::plan::{zeroing_successors, zeroing_targets};
 use buffgreen::tablebase::Material;
 use clap::Parser;
 
@@ -35,10 +35,7 @@ fn main() {
         .skip(args.from.saturating_sub(1))
     {
         let next = zeroing_successors(x);
-        let mut targets: Vec<Material> = next.iter().map(|m| m.canonical()).collect();
-        targets.sort();
-        targets.dedup();
-        for y in targets.into_iter().filter(|y| y.mirror() != *y) {
+        for y in zeroing_targets(x).into_iter().filter(|y| y.mirror() != *y) {
             let half1 = SliceIndex::new(y.mirror()).size();
             all += half1;
             if next.contains(&y.mirror()) {
