@@ -264,7 +264,8 @@ fn resumed_work(
         Err(e) => {
             on_event(Event::ResumeRefused { why: e.to_string() });
             resume::remove(&opts.dir, material)?;
-            // The failed load left the arrays half restored.
+            // The failed load left the arrays half restored; they go before the fresh ones
+            // come, so that a slice's arrays are never held twice.
             drop(work);
             Ok((Work::new(material), None))
         }
