@@ -203,6 +203,12 @@ fn processes_a_wrapper_starts_end_with_the_match() {
     let started = std::fs::read_to_string(&pids).unwrap();
     let started: Vec<&str> = started.lines().collect();
     assert_eq!(started.len(), 1);
+    // SIGKILL to the group is delivered at once, but a busy machine may take a moment to
+    // schedule the sleep's exit: wait for it, bounded, rather than race it.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while running(started[0]) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     assert!(
         !running(started[0]),
         "the wrapper's sleep {} survived",
