@@ -48,11 +48,11 @@ use buffgreen::types::Color;
 use buffgreen_tune::{self as texel, Labelled, Source};
 
 /// The English 3-move openings, read by the match runner's own loader.
-const ENGLISH_OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv");
+const ENGLISH_OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../openings/3move.tsv");
 /// The Buff and Green deck (openings a deep search scores level under these rules).
 const BUFFGREEN_OPENINGS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/openings/buffgreen-balanced.tsv"
+    "/../openings/buffgreen-balanced.tsv"
 );
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> T {
