@@ -9,8 +9,6 @@
 
 pub mod knowledge;
 pub mod losing;
-pub mod net;
-mod net_weights;
 pub mod weights;
 
 use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};

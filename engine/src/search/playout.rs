@@ -163,11 +163,7 @@ impl Playout {
 /// The evaluation of `pos` as a win probability for `start`.
 #[inline]
 fn score_for(pos: &Position, rules: &Rules, start: Color) -> PlayoutEnd {
-    let mut score = eval::evaluate(pos, rules);
-    if !rules.losing && !rules.long_kings && !rules.backward_capture {
-        score += eval::net::correction(pos);
-    }
-    let v = value::of_score(score);
+    let v = value::of_score(eval::evaluate(pos, rules));
     PlayoutEnd::Scored(if pos.side_to_move() == start {
         v
     } else {
