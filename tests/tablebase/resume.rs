@@ -54,6 +54,12 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// Builds into `dir` saving after every level, and stops the build (as a killed process
 /// stops) right after the first save of level [`STOP_AT`]: returns the slice it was building.
 fn stopped_build(dir: &Path) -> Material {
+    stopped_build_from(dir, 0)
+}
+
+/// [`stopped_build`], stopping on a slice at `from` or later in the build's order.
+fn stopped_build_from(dir: &Path, from: usize) -> Material {
+    let order = Material::slices(4);
     let mut stopped = None;
     let run = catch_unwind(AssertUnwindSafe(|| {
         build(&opts(dir, Duration::ZERO), &mut |e| {
@@ -61,7 +67,7 @@ fn stopped_build(dir: &Path) -> Material {
                 material, level, ..
             } = e
             {
-                if level == STOP_AT {
+                if level == STOP_AT && order.iter().position(|&m| m == material) >= Some(from) {
                     stopped = Some(material);
                     panic!("stopped after a save");
                 }
@@ -180,4 +186,84 @@ fn a_save_that_does_not_fit_its_slice_is_refused_and_the_slice_starts_over() {
         )]
     );
     assert_eq!(&files(&dir), reference());
+}
+
+/// `tb status` of the 4-piece English build in `dir`: exit code and stdout lines.
+fn status(dir: &Path) -> (Option<i32>, Vec<String>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+        .args(["tb", "status", "--pieces", "4", "--english", "--dir"])
+        .arg(dir)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    (out.status.code(), text.lines().map(String::from).collect())
+}
+
+#[test]
+fn status_tells_built_saved_unusable_and_missing_slices_apart() {
+    let dir = fresh("tb-resume-status");
+    let material = stopped_build_from(&dir, 3);
+    let order = Material::slices(4);
+    let stopped = order
+        .iter()
+        .position(|&m| m == material)
+        .expect("in the build");
+    let plan = buffgreen::tablebase::plan::levels(4);
+    let positions = |ms: &[Material]| -> u64 {
+        ms.iter()
+            .map(|&m| buffgreen::tablebase::plan::positions(m))
+            .sum()
+    };
+    let (code, lines) = status(&dir);
+    assert_eq!(code, Some(1));
+    assert_eq!(lines.len(), plan.len() + 1);
+    for (line, (level, m)) in lines.iter().zip(&plan) {
+        let i = order.iter().position(|x| x == m).expect("in the build");
+        let state = match i.cmp(&stopped) {
+            std::cmp::Ordering::Less => "built".to_string(),
+            std::cmp::Ordering::Equal => format!("saved after {STOP_AT} levels"),
+            std::cmp::Ordering::Greater => "missing".to_string(),
+        };
+        assert_eq!(line, &format!("{level} {m} {state}"));
+    }
+    let (done, total) = (positions(&order[..stopped]), positions(&order));
+    assert_eq!(
+        lines[plan.len()],
+        format!(
+            "built {stopped} of {} slices, {done} of {total} positions ({:.1}%), \
+             BackwardCapture=false LongKings=false DrawHalfMoves=80",
+            order.len(),
+            100.0 * done as f64 / total as f64
+        )
+    );
+
+    // A slice file cut short (a copy that stopped) cannot be used.
+    let next = order[stopped + 1];
+    let path = buffgreen::tablebase::format::path_of(&dir, next);
+    std::fs::write(&path, b"BGTB").expect("writable");
+    let (_, lines) = status(&dir);
+    let line = lines
+        .iter()
+        .find(|l| l.split(' ').nth(1) == Some(&next.to_string()))
+        .expect("listed");
+    let level = plan.iter().find(|p| p.1 == next).expect("planned").0;
+    assert_eq!(
+        line,
+        &format!(
+            "{level} {next} unusable: {}: not a buffgreen tablebase file",
+            path.display()
+        )
+    );
+    std::fs::remove_file(&path).expect("removable");
+
+    finish(&dir);
+    let (code, lines) = status(&dir);
+    assert_eq!(code, Some(0));
+    assert!(
+        lines[plan.len()].starts_with(&format!(
+            "built {n} of {n} slices, {total} of {total} positions (100.0%), ",
+            n = order.len()
+        )),
+        "{lines:?}"
+    );
 }

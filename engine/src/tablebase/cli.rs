@@ -1,4 +1,5 @@
-//! `buffgreen tb build | probe | verify`: the command line of the tablebase.
+//! `buffgreen tb build | probe | verify | compress | plan | status`: the command line of the
+//! tablebase.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,21 +36,40 @@ pub enum TbCommand {
     Compress(CompressArgs),
     /// Print the build's levels, one line per slice: `LEVEL SLICE`, in dependency order.
     Plan(PlanArgs),
+    /// Print how far a build is: `LEVEL SLICE STATE` a slice, then a summary (exit 0 when
+    /// every slice is built, 1 when not).
+    Status(StatusArgs),
 }
 
-/// `tb build`.
+/// `tb status`.
 #[derive(Args, Debug)]
-pub struct BuildArgs {
+pub struct StatusArgs {
+    #[command(flatten)]
+    /// The build.
+    pub set: SetArgs,
+}
+
+/// A set of tables a build makes: how many pieces, where, for which rules.
+#[derive(Args, Debug)]
+pub struct SetArgs {
     /// Pieces on the board, both sides together.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=7))]
     pub pieces: u32,
-    /// Directory for the slice files (created if missing; default: the rules' folder in the
-    /// data directory, where the engine looks, see docs/tablebase.md).
+    /// Directory of the slice files (default: the rules' folder in the data directory,
+    /// where the engine looks, see docs/tablebase.md; `tb build` creates it).
     #[arg(long)]
     pub dir: Option<PathBuf>,
     #[command(flatten)]
     /// Rules.
     pub rules: GameRuleFlags,
+}
+
+/// `tb build`.
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    /// The set to build.
+    pub set: SetArgs,
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
@@ -157,6 +177,47 @@ pub fn run(args: &TbArgs) -> i32 {
             }
             0
         }
+        TbCommand::Status(a) => run_status(a),
+    }
+}
+
+fn run_status(a: &StatusArgs) -> i32 {
+    use crate::tablebase::status::{status, State};
+    let rules = a.set.rules.rules();
+    let Some(dir) = dir_or_default(&a.set.dir, Some(&rules)) else {
+        eprintln!("{NO_DEFAULT}");
+        return 2;
+    };
+    let slices = status(&dir, a.set.pieces, &rules);
+    let mut out = std::io::stdout().lock();
+    let (mut built, mut done, mut total) = (0, 0u64, 0u64);
+    for s in &slices {
+        total += s.positions;
+        let state = match &s.state {
+            State::Built => {
+                built += 1;
+                done += s.positions;
+                "built".to_string()
+            }
+            State::Saved(levels) => format!("saved after {levels} levels"),
+            State::Damaged(why) => format!("unusable: {why}"),
+            State::Missing => "missing".to_string(),
+        };
+        if writeln!(out, "{} {} {state}", s.level, s.material).is_err() {
+            return 2;
+        }
+    }
+    let summary = writeln!(
+        out,
+        "built {built} of {} slices, {done} of {total} positions ({:.1}%), {}",
+        slices.len(),
+        100.0 * done as f64 / total.max(1) as f64,
+        describe_rules(&rules)
+    );
+    match summary {
+        Err(_) => 2,
+        Ok(()) if built == slices.len() => 0,
+        Ok(()) => 1,
     }
 }
 
@@ -207,18 +268,18 @@ fn dir_or_default(dir: &Option<PathBuf>, rules: Option<&crate::board::Rules>) ->
 const NO_DEFAULT: &str = "error: no data directory on this system: give --dir";
 
 fn run_build(a: &BuildArgs) -> i32 {
-    let rules = a.rules.rules();
-    let Some(dir) = dir_or_default(&a.dir, Some(&rules)) else {
+    let rules = a.set.rules.rules();
+    let Some(dir) = dir_or_default(&a.set.dir, Some(&rules)) else {
         eprintln!("{NO_DEFAULT}");
         return 2;
     };
-    if a.dir.is_none() {
+    if a.set.dir.is_none() {
         eprintln!("building into {}", dir.display());
     }
     let opts = BuildOptions {
         dir,
-        pieces: a.pieces,
-        rules: a.rules.rules(),
+        pieces: a.set.pieces,
+        rules: a.set.rules.rules(),
         threads: threads(a.threads),
         compress: a.compress,
         memory: a.memory << 20,

@@ -19,7 +19,7 @@
 //! builder and the verifier; `store` holds the finished slices a build reads; [`build`] runs the retrograde analysis, saving its
 //! work on a large slice now and then ([`resume`]); [`format`] reads and
 //! writes slice files; [`probe`] answers queries from the slice files, mapped into memory; [`verify`]
-//! re-checks a directory; [`cli`] is the `buffgreen tb` subcommand.
+//! re-checks a directory; [`status`] tells how far a build is; [`cli`] is the `buffgreen tb` subcommand.
 
 pub mod build;
 mod cache;
@@ -38,6 +38,7 @@ mod progress;
 pub mod resume;
 pub mod solve;
 pub mod sparse;
+pub mod status;
 mod store;
 pub mod unmove;
 pub mod verify;

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::board::Rules;
 use crate::tablebase::index::SliceIndex;
-use crate::tablebase::{format, Material, TbError};
+use crate::tablebase::{Material, TbError};
 
 /// One share of one level of a build that spans processes or machines: the slices of level
 /// `level` whose rank within the level is `shard - 1` modulo `of`.
@@ -111,14 +111,7 @@ pub fn share(
         });
     }
     for &(l, m) in plan.iter().filter(|p| p.0 < share.level) {
-        let path = format::path_of(dir, m);
-        let found = format::read_header(&path)
-            .and_then(|h| format::check_fits(&path, &h, m, rules).map(|()| h));
-        if let Err(e) = found {
-            let why = match e {
-                TbError::Io { .. } if !path.exists() => "missing".to_string(),
-                e => e.to_string(),
-            };
+        if let Err(why) = crate::tablebase::status::header_fits(dir, m, rules) {
             return Err(TbError::LevelMissing {
                 level: share.level,
                 below: l,

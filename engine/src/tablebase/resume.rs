@@ -42,11 +42,21 @@ pub fn path_of(dir: &Path, material: Material) -> PathBuf {
 
 /// The chunks of `arrays`, in order: (array, start, length). No chunk crosses two arrays.
 fn chunks(arrays: &[&[AtomicU8]]) -> Vec<(usize, usize, usize)> {
+    chunks_of(&lengths(arrays))
+}
+
+/// The lengths of `arrays`.
+fn lengths(arrays: &[&[AtomicU8]]) -> Vec<usize> {
+    arrays.iter().map(|a| a.len()).collect()
+}
+
+/// The chunks of arrays of lengths `lens`, as [`chunks`].
+fn chunks_of(lens: &[usize]) -> Vec<(usize, usize, usize)> {
     let mut out = Vec::new();
-    for (a, array) in arrays.iter().enumerate() {
+    for (a, &array_len) in lens.iter().enumerate() {
         let mut start = 0;
-        while start < array.len() {
-            let len = CHUNK.min(array.len() - start);
+        while start < array_len {
+            let len = CHUNK.min(array_len - start);
             out.push((a, start, len));
             start += len;
         }
@@ -69,13 +79,14 @@ struct Header {
 }
 
 impl Header {
-    fn of(material: Material, rules: &Rules, level: u32, arrays: &[&[AtomicU8]]) -> Header {
+    /// The header of a save of arrays of lengths `lens`.
+    fn of(material: Material, rules: &Rules, level: u32, lens: &[usize]) -> Header {
         Header {
             level,
             rules: checksum(describe_rules(rules).as_bytes(), &[]),
             material: checksum(material.to_string().as_bytes(), &[]),
-            bytes: arrays.iter().map(|a| a.len() as u64).sum(),
-            chunks: chunks(arrays).len() as u64,
+            bytes: lens.iter().map(|&l| l as u64).sum(),
+            chunks: chunks_of(lens).len() as u64,
         }
     }
 
@@ -116,7 +127,7 @@ pub(crate) fn save(
     arrays: &[&[AtomicU8]],
     threads: usize,
 ) -> Result<u64, TbError> {
-    let header = Header::of(material, rules, level, arrays);
+    let header = Header::of(material, rules, level, &lengths(arrays));
     let all = chunks(arrays);
     let tmp = format::fresh_temporary(dir, material);
     let written = (|| -> std::io::Result<u64> {
@@ -180,35 +191,13 @@ pub(crate) fn load(
     threads: usize,
 ) -> Result<Option<u32>, TbError> {
     let path = path_of(dir, material);
-    let mut f = match fs::File::open(&path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(TbError::io(&path, &e)),
+    let Some((mut f, want)) = open_checked(&path, material, rules, &lengths(arrays))? else {
+        return Ok(None);
     };
     let bad = |what: &str| TbError::BadResume {
         path: path.clone(),
         what: what.to_string(),
     };
-    let mut h = [0u8; HEADER_LEN];
-    f.read_exact(&mut h)
-        .map_err(|_| bad("shorter than its header"))?;
-    if h[0..8] != MAGIC {
-        return Err(bad("not a resume file"));
-    }
-    if u64_at(&h, 56) != checksum(&h[..56], &[]) {
-        return Err(bad("header checksum mismatch"));
-    }
-    if u32_at(&h, 8) != VERSION {
-        return Err(bad("written by another version"));
-    }
-    let want = Header::of(material, rules, u32_at(&h, 12), arrays);
-    if h != want.bytes() {
-        return Err(bad("saved for another slice or other rules"));
-    }
-    // A build never saves after its last level: it writes the slice then.
-    if want.level >= distance_limit(rules.draw_half_moves) {
-        return Err(bad("saved past the last level"));
-    }
     let all = chunks(arrays);
     let mut table = vec![0u8; all.len() * ENTRY_LEN];
     f.read_exact(&mut table)
@@ -251,6 +240,59 @@ pub(crate) fn load(
         return Err(bad("longer than its chunks"));
     }
     Ok(Some(want.level))
+}
+
+/// Opens the resume file `path` and checks its header against a save of `material` under
+/// `rules` of arrays of lengths `lens`: the file, positioned after the header, and the header;
+/// `None` when there is no file.
+fn open_checked(
+    path: &Path,
+    material: Material,
+    rules: &Rules,
+    lens: &[usize],
+) -> Result<Option<(fs::File, Header)>, TbError> {
+    let mut f = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(TbError::io(path, &e)),
+    };
+    let bad = |what: &str| TbError::BadResume {
+        path: path.to_path_buf(),
+        what: what.to_string(),
+    };
+    let mut h = [0u8; HEADER_LEN];
+    f.read_exact(&mut h)
+        .map_err(|_| bad("shorter than its header"))?;
+    if h[0..8] != MAGIC {
+        return Err(bad("not a resume file"));
+    }
+    if u64_at(&h, 56) != checksum(&h[..56], &[]) {
+        return Err(bad("header checksum mismatch"));
+    }
+    if u32_at(&h, 8) != VERSION {
+        return Err(bad("written by another version"));
+    }
+    let want = Header::of(material, rules, u32_at(&h, 12), lens);
+    if h != want.bytes() {
+        return Err(bad("saved for another slice or other rules"));
+    }
+    // A build never saves after its last level: it writes the slice then.
+    if want.level >= distance_limit(rules.draw_half_moves) {
+        return Err(bad("saved past the last level"));
+    }
+    Ok(Some((f, want)))
+}
+
+/// The levels done by the save of `material` under `rules` in `dir`, from its header alone
+/// (its chunks are checked when a build loads it); `None` when there is no save.
+pub fn levels_saved(dir: &Path, material: Material, rules: &Rules) -> Result<Option<u32>, TbError> {
+    // The arrays of a build's work: the entries of each half, then its pending counts.
+    let sizes = material
+        .halves()
+        .into_iter()
+        .map(|m| crate::tablebase::index::SliceIndex::new(m).size() as usize);
+    let lens: Vec<usize> = sizes.clone().chain(sizes).collect();
+    Ok(open_checked(&path_of(dir, material), material, rules, &lens)?.map(|(_, h)| h.level))
 }
 
 /// Removes the resume file of `material` in `dir`, if there is one.

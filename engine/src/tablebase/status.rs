@@ -1,0 +1,72 @@
+//! How far a build of the tables is, without building (`tb status`): a build spans sessions
+//! and machines, and whoever runs it needs to know what is done, what a stopped build saved,
+//! and what is left, before starting the next share.
+
+use std::path::Path;
+
+use crate::board::Rules;
+use crate::tablebase::plan::{levels, positions};
+use crate::tablebase::{format, resume, Material, TbError};
+
+/// Where one slice of a build stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Its file is there with a header for these rules (its blocks are checked when a build
+    /// or `tb verify` reads it).
+    Built,
+    /// Not written yet; a stopped build saved its work on it after this many levels.
+    Saved(u32),
+    /// A file or a save is there but cannot be used (the build starts the slice over): why.
+    Damaged(String),
+    /// Nothing yet.
+    Missing,
+}
+
+/// One slice of the plan and its state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SliceStatus {
+    /// Its level in `tb plan`.
+    pub level: u32,
+    /// The slice.
+    pub material: Material,
+    /// Its positions (both sides to move).
+    pub positions: u64,
+    /// Where it stands.
+    pub state: State,
+}
+
+/// Whether the file of `material` is in `dir` with a header for `rules`; else why not
+/// (`missing` when there is no file).
+pub fn header_fits(dir: &Path, material: Material, rules: &Rules) -> Result<(), String> {
+    let path = format::path_of(dir, material);
+    format::read_header(&path)
+        .and_then(|h| format::check_fits(&path, &h, material, rules))
+        .map_err(|e| match e {
+            TbError::Io { .. } if !path.exists() => "missing".to_string(),
+            e => e.to_string(),
+        })
+}
+
+/// Every slice of the plan of `pieces` pieces in `dir` under `rules`, in plan order.
+pub fn status(dir: &Path, pieces: u32, rules: &Rules) -> Vec<SliceStatus> {
+    levels(pieces)
+        .into_iter()
+        .map(|(level, material)| {
+            let state = match header_fits(dir, material, rules) {
+                Ok(()) => State::Built,
+                Err(why) if why != "missing" => State::Damaged(why),
+                Err(_) => match resume::levels_saved(dir, material, rules) {
+                    Ok(Some(done)) => State::Saved(done),
+                    Ok(None) => State::Missing,
+                    Err(e) => State::Damaged(e.to_string()),
+                },
+            };
+            SliceStatus {
+                level,
+                material,
+                positions: positions(material),
+                state,
+            }
+        })
+        .collect()
+}
