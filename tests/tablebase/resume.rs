@@ -256,7 +256,13 @@ fn status_tells_built_saved_unusable_and_missing_slices_apart() {
     );
     std::fs::remove_file(&path).expect("removable");
 
+    // A file where the directory should be is an error, not a build not started.
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, b"x").expect("writable");
+    assert_eq!(status(&file), (Some(2), vec![]));
+
     finish(&dir);
+    std::fs::remove_file(&file).expect("removable");
     let (code, lines) = status(&dir);
     assert_eq!(code, Some(0));
     assert!(

@@ -188,6 +188,11 @@ fn run_status(a: &StatusArgs) -> i32 {
         eprintln!("{NO_DEFAULT}");
         return 2;
     };
+    // A directory not made yet is a build not started; anything else in its place is wrong.
+    if dir.exists() && !dir.is_dir() {
+        eprintln!("error: {}: not a directory", dir.display());
+        return 2;
+    }
     let slices = status(&dir, a.set.pieces, &rules);
     let mut out = std::io::stdout().lock();
     let (mut built, mut done, mut total) = (0, 0u64, 0u64);
