@@ -14,6 +14,15 @@ pub(crate) struct Progress {
     pass: String,
     pass_start: Instant,
     last: Instant,
+    /// When this run built its first slice, and the positions of the slices it has built
+    /// since and of the one under way: the whole build's rate in this run.
+    run: Option<(Instant, u64, u64)>,
+}
+
+/// The time the rest of a build takes, `left` positions at the rate of `built` positions in
+/// `spent`; `None` before anything was built.
+fn build_left(built: u64, spent: Duration, left: u64) -> Option<Duration> {
+    (built > 0).then(|| spent.mul_f64(left as f64 / built as f64))
 }
 
 impl Progress {
@@ -24,6 +33,7 @@ impl Progress {
             pass: String::new(),
             pass_start: Instant::now(),
             last: Instant::now(),
+            run: None,
         }
     }
 
@@ -43,9 +53,15 @@ impl Progress {
             } => {
                 self.slice = Some((number, of, material));
                 let done = 100.0 * before as f64 / total.max(1) as f64;
+                let (started, built, _) = *self.run.get_or_insert((Instant::now(), 0, 0));
+                self.run = Some((started, built, positions));
+                // A multi-session build wants to know how many sessions it still needs.
+                let left = build_left(built, started.elapsed(), total.saturating_sub(before))
+                    .map(|t| format!(", about {} left at this run's rate", span(t)))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     err,
-                    "[{number}/{of}] {material}: {positions} positions ({done:.1}% of the build's positions done)"
+                    "[{number}/{of}] {material}: {positions} positions ({done:.1}% of the build's positions done{left})"
                 );
             }
             Event::Progress { pass, done, total } => {
@@ -119,9 +135,13 @@ impl Progress {
                 bytes,
                 memory,
                 counts,
-            } => self.line(
-                &mut err,
-                format_args!(
+            } => {
+                if let Some((_, built, current)) = &mut self.run {
+                    *built += *current;
+                }
+                self.line(
+                    &mut err,
+                    format_args!(
                     "{material}: done in {:.1}s (reading {:.1}s, writing {:.1}s), {bytes} bytes, \
                      {:.1} MiB of tables in memory, wins {} losses {} draws {}",
                     elapsed.as_secs_f64(),
@@ -132,7 +152,8 @@ impl Progress {
                     counts[1],
                     counts[2]
                 ),
-            ),
+                )
+            }
         }
     }
 
@@ -142,5 +163,33 @@ impl Progress {
             let _ = write!(err, "\r\x1b[K");
         }
         let _ = writeln!(err, "{text}");
+    }
+}
+
+/// `t` for a reader: hours to a tenth, minutes, or seconds.
+fn span(t: Duration) -> String {
+    let s = t.as_secs_f64();
+    if s >= 3600.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else if s >= 60.0 {
+        format!("{:.0} min", s / 60.0)
+    } else {
+        format!("{s:.0} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rest_of_a_build_takes_its_positions_at_the_rate_of_this_run() {
+        let hour = Duration::from_secs(3600);
+        assert_eq!(build_left(0, hour, 10), None);
+        assert_eq!(build_left(2_000, hour, 6_000), Some(3 * hour));
+        assert_eq!(build_left(2_000, hour, 0), Some(Duration::ZERO));
+        assert_eq!(span(Duration::from_secs(79_560)), "22.1 h");
+        assert_eq!(span(Duration::from_secs(1_290)), "22 min");
+        assert_eq!(span(Duration::from_millis(4_400)), "4 s");
     }
 }
