@@ -205,7 +205,7 @@ fn run_status(a: &StatusArgs) -> i32 {
                 "built".to_string()
             }
             State::Saved(levels) => format!("saved after {levels} levels"),
-            State::Damaged(why) => format!("unusable: {why}"),
+            State::Unusable(why) => format!("unusable: {why}"),
             State::Missing => "missing".to_string(),
         };
         if writeln!(out, "{} {} {state}", s.level, s.material).is_err() {

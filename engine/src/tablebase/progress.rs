@@ -14,9 +14,19 @@ pub(crate) struct Progress {
     pass: String,
     pass_start: Instant,
     last: Instant,
-    /// When this run built its first slice, and the positions of the slices it has built
-    /// since and of the one under way: the whole build's rate in this run.
-    run: Option<(Instant, u64, u64)>,
+    /// This run's rate, from its first slice built on.
+    run: Option<Run>,
+}
+
+/// What a run of the build has done: the whole build's rate in this run.
+#[derive(Clone, Copy)]
+struct Run {
+    /// When it started its first slice.
+    started: Instant,
+    /// Positions of the slices it has built.
+    built: u64,
+    /// Positions of the slice under way.
+    current: u64,
 }
 
 /// The time the rest of a build takes, `left` positions at the rate of `built` positions in
@@ -53,10 +63,15 @@ impl Progress {
             } => {
                 self.slice = Some((number, of, material));
                 let done = 100.0 * before as f64 / total.max(1) as f64;
-                let (started, built, _) = *self.run.get_or_insert((Instant::now(), 0, 0));
-                self.run = Some((started, built, positions));
+                let run = self.run.get_or_insert(Run {
+                    started: Instant::now(),
+                    built: 0,
+                    current: 0,
+                });
+                run.current = positions;
                 // A multi-session build wants to know how many sessions it still needs.
-                let left = build_left(built, started.elapsed(), total.saturating_sub(before))
+                let left = total.saturating_sub(before);
+                let left = build_left(run.built, run.started.elapsed(), left)
                     .map(|t| format!(", about {} left at this run's rate", span(t)))
                     .unwrap_or_default();
                 let _ = writeln!(
@@ -136,8 +151,8 @@ impl Progress {
                 memory,
                 counts,
             } => {
-                if let Some((_, built, current)) = &mut self.run {
-                    *built += *current;
+                if let Some(run) = &mut self.run {
+                    run.built += run.current;
                 }
                 self.line(
                     &mut err,

@@ -17,7 +17,7 @@ pub enum State {
     /// Not written yet; a stopped build saved its work on it after this many levels.
     Saved(u32),
     /// A file or a save is there but cannot be used (the build starts the slice over): why.
-    Damaged(String),
+    Unusable(String),
     /// Nothing yet.
     Missing,
 }
@@ -35,15 +35,32 @@ pub struct SliceStatus {
     pub state: State,
 }
 
-/// Whether the file of `material` is in `dir` with a header for `rules`; else why not
-/// (`missing` when there is no file).
-pub fn header_fits(dir: &Path, material: Material, rules: &Rules) -> Result<(), String> {
+/// Why a slice file does not count as built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// There is no file.
+    Missing,
+    /// The file's header cannot be read or names another slice or other rules: why.
+    Bad(String),
+}
+
+impl std::fmt::Display for Unfit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unfit::Missing => write!(f, "missing"),
+            Unfit::Bad(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+/// Whether the file of `material` is in `dir` with a header for `rules`; else why not.
+pub fn header_fits(dir: &Path, material: Material, rules: &Rules) -> Result<(), Unfit> {
     let path = format::path_of(dir, material);
     format::read_header(&path)
         .and_then(|h| format::check_fits(&path, &h, material, rules))
         .map_err(|e| match e {
-            TbError::Io { .. } if !path.exists() => "missing".to_string(),
-            e => e.to_string(),
+            TbError::Io { .. } if !path.exists() => Unfit::Missing,
+            e => Unfit::Bad(e.to_string()),
         })
 }
 
@@ -54,11 +71,11 @@ pub fn status(dir: &Path, pieces: u32, rules: &Rules) -> Vec<SliceStatus> {
         .map(|(level, material)| {
             let state = match header_fits(dir, material, rules) {
                 Ok(()) => State::Built,
-                Err(why) if why != "missing" => State::Damaged(why),
-                Err(_) => match resume::levels_saved(dir, material, rules) {
+                Err(Unfit::Bad(why)) => State::Unusable(why),
+                Err(Unfit::Missing) => match resume::levels_saved(dir, material, rules) {
                     Ok(Some(done)) => State::Saved(done),
                     Ok(None) => State::Missing,
-                    Err(e) => State::Damaged(e.to_string()),
+                    Err(e) => State::Unusable(e.to_string()),
                 },
             };
             SliceStatus {
