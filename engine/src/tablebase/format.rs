@@ -603,6 +603,35 @@ pub fn check_fits(
     Ok(())
 }
 
+/// Why a slice file does not count as built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// There is no file.
+    Missing,
+    /// The file's header cannot be read or names another slice or other rules: why.
+    Bad(String),
+}
+
+impl std::fmt::Display for Unfit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unfit::Missing => write!(f, "missing"),
+            Unfit::Bad(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+/// Whether the file of `material` is in `dir` with a header for `rules`; else why not.
+pub fn header_fits(dir: &Path, material: Material, rules: &Rules) -> Result<(), Unfit> {
+    let path = path_of(dir, material);
+    read_header(&path)
+        .and_then(|h| check_fits(&path, &h, material, rules))
+        .map_err(|e| match e {
+            TbError::Io { .. } if !path.exists() => Unfit::Missing,
+            e => Unfit::Bad(e.to_string()),
+        })
+}
+
 /// Refuses a header built for other rules than `rules`.
 pub fn check_rules(path: &Path, header: &Header, rules: &Rules) -> Result<(), TbError> {
     if header.rules != *rules {

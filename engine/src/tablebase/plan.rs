@@ -111,7 +111,7 @@ pub fn share(
         });
     }
     for &(l, m) in plan.iter().filter(|p| p.0 < share.level) {
-        if let Err(unfit) = crate::tablebase::status::header_fits(dir, m, rules) {
+        if let Err(unfit) = crate::tablebase::format::header_fits(dir, m, rules) {
             return Err(TbError::LevelMissing {
                 level: share.level,
                 below: l,

@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use crate::board::Rules;
+use crate::tablebase::format::{header_fits, Unfit};
 use crate::tablebase::plan::{levels, positions};
-use crate::tablebase::{format, resume, Material, TbError};
+use crate::tablebase::{resume, Material};
 
 /// Where one slice of a build stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,35 +34,6 @@ pub struct SliceStatus {
     pub positions: u64,
     /// Where it stands.
     pub state: State,
-}
-
-/// Why a slice file does not count as built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Unfit {
-    /// There is no file.
-    Missing,
-    /// The file's header cannot be read or names another slice or other rules: why.
-    Bad(String),
-}
-
-impl std::fmt::Display for Unfit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unfit::Missing => write!(f, "missing"),
-            Unfit::Bad(why) => write!(f, "{why}"),
-        }
-    }
-}
-
-/// Whether the file of `material` is in `dir` with a header for `rules`; else why not.
-pub fn header_fits(dir: &Path, material: Material, rules: &Rules) -> Result<(), Unfit> {
-    let path = format::path_of(dir, material);
-    format::read_header(&path)
-        .and_then(|h| format::check_fits(&path, &h, material, rules))
-        .map_err(|e| match e {
-            TbError::Io { .. } if !path.exists() => Unfit::Missing,
-            e => Unfit::Bad(e.to_string()),
-        })
 }
 
 /// Every slice of the plan of `pieces` pieces in `dir` under `rules`, in plan order.
