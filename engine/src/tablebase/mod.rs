@@ -19,7 +19,8 @@
 //! builder and the verifier; `store` holds the finished slices a build reads; [`build`] runs the retrograde analysis, saving its
 //! work on a large slice now and then ([`resume`]); [`format`] reads and
 //! writes slice files; [`probe`] answers queries from the slice files, mapped into memory; [`verify`]
-//! re-checks a directory; [`status`] tells how far a build is; [`cli`] is the `buffgreen tb` subcommand.
+//! re-checks a directory; [`status`] tells how far a build is; [`cli`] is the `buffgreen tb`
+//! subcommand.
 
 pub mod build;
 mod cache;
