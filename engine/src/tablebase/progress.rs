@@ -50,9 +50,10 @@ impl Progress {
     pub(crate) fn event(&mut self, e: Event) {
         let mut err = std::io::stderr().lock();
         match e {
-            Event::Kept { material } => {
-                let _ = writeln!(err, "{material}: kept (already built, checksum good)");
-            }
+            Event::Kept { material } => self.line(
+                &mut err,
+                format_args!("{material}: kept (already built, checksum good)"),
+            ),
             Event::Start {
                 number,
                 of,
@@ -74,9 +75,11 @@ impl Progress {
                 let left = build_left(run.built, run.started.elapsed(), left)
                     .map(|t| format!(", about {} left at this run's rate", span(t)))
                     .unwrap_or_default();
-                let _ = writeln!(
-                    err,
-                    "[{number}/{of}] {material}: {positions} positions ({done:.1}% of the build's positions done{left})"
+                self.line(
+                    &mut err,
+                    format_args!(
+                        "[{number}/{of}] {material}: {positions} positions ({done:.1}% of the build's positions done{left})"
+                    ),
                 );
             }
             Event::Progress { pass, done, total } => {
