@@ -289,10 +289,6 @@ fn count(data: &[u8], losing: bool) -> [u64; 3] {
 /// are more than one position in this many.
 const WALK: u64 = 16;
 
-/// Predecessors a level gathers before it updates them: their entries and counts lie at
-/// random in the slice, and fetching many at once hides the wait for memory.
-const BATCH: usize = 64;
-
 /// A pending count no position reaches 0 from: more than any position has moves.
 const NEVER_LOST: u8 = u8::MAX;
 
@@ -447,46 +443,28 @@ fn solve_slice(
             threads,
             |range| {
                 let mut new = 0;
-                let mut pending: Vec<(usize, usize, bool)> = Vec::with_capacity(2 * BATCH);
-                let mut update = |pending: &mut Vec<(usize, usize, bool)>| {
-                    // Every line the batch updates is fetched first, in a loop of loads
-                    // alone: their misses overlap, where an update would wait for one
-                    // after another.
-                    let mut touched = 0u8;
-                    for &(ph, pi, _) in pending.iter() {
-                        let half = &work.halves[ph];
-                        touched |= half.2[pi].load(Ordering::Relaxed);
-                        touched |= half.3[pi].load(Ordering::Relaxed);
-                    }
-                    std::hint::black_box(touched);
-                    for &(ph, pi, wins) in pending.iter() {
+                let mut from = |pos: &Position, code: Option<u8>| {
+                    for_each_predecessor(pos, rules, |prev| {
+                        let (ph, pi) = work.locate(prev);
                         let half = &work.halves[ph];
                         let e = &half.2[pi];
                         if e.load(Ordering::Relaxed) != 0 {
-                            continue;
+                            return;
                         }
-                        let value = if wins {
+                        let value = if code == lost {
                             win_k
                         } else if half.3[pi].fetch_sub(1, Ordering::Relaxed) == 1 {
                             // This was its last move not known to lose; the others lose
                             // sooner, so it is lost in exactly k.
                             loss_k
                         } else {
-                            continue;
+                            return;
                         };
                         if e.compare_exchange(0, value, Ordering::Relaxed, Ordering::Relaxed)
                             .is_ok()
                         {
                             new += 1;
                         }
-                    }
-                    pending.clear();
-                };
-                let from = |pos: &Position, code: Option<u8>, pending: &mut Vec<_>| {
-                    let wins = code == lost;
-                    for_each_predecessor(pos, rules, |prev| {
-                        let (ph, pi) = work.locate(prev);
-                        pending.push((ph, pi, wins));
                     });
                 };
                 let read = |h: usize, i: u64| {
@@ -497,10 +475,7 @@ fn solve_slice(
                     boards_in(&indexes, range, |h, i, b| {
                         if let Some(code) = read(h, i) {
                             if let Some(pos) = b.position() {
-                                from(&pos, code, &mut pending);
-                                if pending.len() >= BATCH {
-                                    update(&mut pending);
-                                }
+                                from(&pos, code);
                             }
                         }
                     });
@@ -509,15 +484,11 @@ fn solve_slice(
                         let (h, i) = work.split(g);
                         if let Some(code) = read(h, i) {
                             if let Some(pos) = work.position(h, i) {
-                                from(&pos, code, &mut pending);
-                                if pending.len() >= BATCH {
-                                    update(&mut pending);
-                                }
+                                from(&pos, code);
                             }
                         }
                     }
                 }
-                update(&mut pending);
                 added.fetch_add(new, Ordering::Relaxed);
             },
             &mut progress(on_event, format!("level {k}"), total),
