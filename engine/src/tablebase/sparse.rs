@@ -54,15 +54,33 @@ pub fn keep(material: Material, rules: &Rules, data: &[u8], threads: usize) -> V
 pub fn derive(
     pos: &Position,
     rules: &Rules,
+    probe: impl FnMut(&Position) -> Result<u8, TbError>,
+) -> Result<u8, TbError> {
+    // A probe derives one entry at a time, and a probe of a successor may derive again: the
+    // lists come from a per-thread stack, one per depth, instead of one allocation each.
+    thread_local! {
+        static LISTS: std::cell::RefCell<Vec<MoveList>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let mut list = LISTS.with(|l| l.borrow_mut().pop()).unwrap_or_default();
+    let value = derive_in(pos, rules, &mut list, probe);
+    LISTS.with(|l| l.borrow_mut().push(list));
+    value
+}
+
+/// [`derive`] with the caller's move list: a restoration derives every position of a half,
+/// and a list allocated for each would cost it more than a twentieth of its time.
+fn derive_in(
+    pos: &Position,
+    rules: &Rules,
+    list: &mut MoveList,
     mut probe: impl FnMut(&Position) -> Result<u8, TbError>,
 ) -> Result<u8, TbError> {
     let mut failed = None;
-    let mut list = MoveList::new();
     let value = one_step(
         pos,
         rules,
         distance_limit(rules.draw_half_moves),
-        &mut list,
+        list,
         |q, _| {
             probe(q).unwrap_or_else(|e| {
                 failed.get_or_insert(e);
@@ -99,12 +117,13 @@ pub fn restore(
     // Half 0's capture positions.
     in_parallel(&mut stored, threads, |start, part| {
         let range = start as u64..(start + part.len()) as u64;
+        let mut list = MoveList::new();
         halves[0].for_each_board(range, |i, b| {
             let Some(pos) = b.position() else {
                 return;
             };
             if has_captures(&pos, rules) {
-                match derive(&pos, rules, below) {
+                match derive_in(&pos, rules, &mut list, below) {
                     Ok(code) => part[i as usize - start] = code,
                     Err(e) => fail(e),
                 }
@@ -116,6 +135,7 @@ pub fn restore(
         let mut half1 = vec![0u8; n];
         in_parallel(&mut half1, threads, |start, part| {
             let range = start as u64..(start + part.len()) as u64;
+            let mut list = MoveList::new();
             halves[1].for_each_board(range, |i, b| {
                 let Some(pos) = b.position() else {
                     return;
@@ -128,7 +148,7 @@ pub fn restore(
                         below(q)
                     }
                 };
-                match derive(&pos, rules, lookup) {
+                match derive_in(&pos, rules, &mut list, lookup) {
                     Ok(code) => part[i as usize - start] = code,
                     Err(e) => fail(e),
                 }
