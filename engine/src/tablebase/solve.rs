@@ -111,36 +111,71 @@ pub fn one_step(
     mut lookup: impl FnMut(&Position, bool) -> u8,
 ) -> Value {
     generate_moves(pos, rules, list);
-    if list.is_empty() {
-        return Value::stuck(rules.losing);
-    }
-    let mut best_win = u32::MAX;
-    let mut all_lose = true;
-    let mut worst_loss = 0;
+    let mut step = Step::new(rules, limit);
     for mv in list.iter() {
         let zeroing = mv.is_capture() || mv.crowns();
         let mut next = *pos;
         next.play_unchecked(*mv);
-        let cost = |d: u32| if zeroing { 1 } else { d + 1 };
-        match Value::from_code(lookup(&next, zeroing), rules.losing) {
-            Value::Loss(d) => {
-                let c = cost(d);
-                if c <= limit {
-                    best_win = best_win.min(c);
-                } else {
-                    all_lose = false;
-                }
-            }
-            Value::Win(d) => worst_loss = worst_loss.max(cost(d)),
-            Value::Draw => all_lose = false,
+        step.add(lookup(&next, zeroing), zeroing);
+    }
+    step.value()
+}
+
+/// The one-step rule of [`one_step`] over the values of a position's moves, given one at a
+/// time: for a caller that finds the successors' entries in a pass of its own.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Step {
+    losing: bool,
+    limit: u32,
+    moves: u32,
+    best_win: u32,
+    all_lose: bool,
+    worst_loss: u32,
+}
+
+impl Step {
+    /// No move seen yet.
+    pub(crate) fn new(rules: &Rules, limit: u32) -> Step {
+        Step {
+            losing: rules.losing,
+            limit,
+            moves: 0,
+            best_win: u32::MAX,
+            all_lose: true,
+            worst_loss: 0,
         }
     }
-    if best_win != u32::MAX {
-        Value::Win(best_win)
-    } else if all_lose && worst_loss <= limit {
-        Value::Loss(worst_loss)
-    } else {
-        Value::Draw
+
+    /// A move whose successor's entry is `code` (`zeroing`: the move captured or crowned).
+    #[inline]
+    pub(crate) fn add(&mut self, code: u8, zeroing: bool) {
+        self.moves += 1;
+        let cost = |d: u32| if zeroing { 1 } else { d + 1 };
+        match Value::from_code(code, self.losing) {
+            Value::Loss(d) => {
+                let c = cost(d);
+                if c <= self.limit {
+                    self.best_win = self.best_win.min(c);
+                } else {
+                    self.all_lose = false;
+                }
+            }
+            Value::Win(d) => self.worst_loss = self.worst_loss.max(cost(d)),
+            Value::Draw => self.all_lose = false,
+        }
+    }
+
+    /// The value of the position from the moves added.
+    pub(crate) fn value(&self) -> Value {
+        if self.moves == 0 {
+            Value::stuck(self.losing)
+        } else if self.best_win != u32::MAX {
+            Value::Win(self.best_win)
+        } else if self.all_lose && self.worst_loss <= self.limit {
+            Value::Loss(self.worst_loss)
+        } else {
+            Value::Draw
+        }
     }
 }
 

@@ -15,10 +15,10 @@
 
 use std::sync::Mutex;
 
-use crate::board::{has_captures, MoveList, Position, Rules};
+use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::Masks;
-use crate::tablebase::solve::{distance_limit, one_step};
+use crate::tablebase::solve::{distance_limit, one_step, Step};
 use crate::tablebase::work::in_parallel;
 use crate::tablebase::{Material, TbError};
 
@@ -94,6 +94,39 @@ fn derive_in(
     }
 }
 
+/// Positions of half 1 a restoration gathers before it reads their successors in half 0.
+/// Those reads fall at random in a slice larger than any cache: read in one loop of their
+/// own, their waits for memory overlap, where deriving one position after another would wait
+/// for each in turn behind the move generation between them.
+const BATCH: usize = 64;
+
+/// Positions of half 1 whose successors in half 0 are still to be read.
+#[derive(Default)]
+struct Batch {
+    /// Each position's offset in the part restored, and the one-step rule over the moves
+    /// valued so far.
+    positions: Vec<(usize, Step)>,
+    /// The moves into half 0: the position's number in `positions` and the successor's
+    /// index in half 0. None zeroes the clock: a capture or a crowning leaves the slice.
+    reads: Vec<(u32, usize)>,
+}
+
+impl Batch {
+    /// Reads the successors in half 0, completes each position's value into `part`, and
+    /// empties the batch. The rule does not depend on the order of the moves.
+    fn finish(&mut self, half0: &[u8], part: &mut [u8]) {
+        for &(k, at) in &self.reads {
+            let code = half0[at];
+            self.positions[k as usize].1.add(code, false);
+        }
+        for &(at, step) in &self.positions {
+            part[at] = step.value().code();
+        }
+        self.positions.clear();
+        self.reads.clear();
+    }
+}
+
 /// Every entry of a slice (both halves) from the entries `stored` of its sparse file, the
 /// entries of the slices below given by `below` (probes of the directory's tables): first
 /// the capture positions of half 0, whose successors are all below, then half 1, whose
@@ -133,26 +166,42 @@ pub fn restore(
     if halves.len() > 1 {
         let half0 = stored;
         let mut half1 = vec![0u8; n];
+        let limit = distance_limit(rules.draw_half_moves);
         in_parallel(&mut half1, threads, |start, part| {
             let range = start as u64..(start + part.len()) as u64;
             let mut list = MoveList::new();
+            let mut batch = Batch::default();
             halves[1].for_each_board(range, |i, b| {
                 let Some(pos) = b.position() else {
                     return;
                 };
-                let lookup = |q: &Position| {
-                    let masks = Masks::of(q);
+                // The moves into slices below are valued now, those into half 0 (most of
+                // them) when the batch is full.
+                let k = batch.positions.len() as u32;
+                let mut step = Step::new(rules, limit);
+                generate_moves(&pos, rules, &mut list);
+                for mv in list.iter() {
+                    let zeroing = mv.is_capture() || mv.crowns();
+                    let mut next = pos;
+                    next.play_unchecked(*mv);
+                    let masks = Masks::of(&next);
                     if Material::of(&masks) == material {
-                        Ok(half0[halves[0].index(&masks) as usize])
+                        debug_assert!(!zeroing);
+                        batch.reads.push((k, halves[0].index(&masks) as usize));
                     } else {
-                        below(q)
+                        let code = below(&next).unwrap_or_else(|e| {
+                            fail(e);
+                            0
+                        });
+                        step.add(code, zeroing);
                     }
-                };
-                match derive_in(&pos, rules, &mut list, lookup) {
-                    Ok(code) => part[i as usize - start] = code,
-                    Err(e) => fail(e),
+                }
+                batch.positions.push((i as usize - start, step));
+                if batch.positions.len() >= BATCH {
+                    batch.finish(&half0, part);
                 }
             });
+            batch.finish(&half0, part);
         });
         stored = half0;
         stored.extend_from_slice(&half1);
