@@ -289,6 +289,12 @@ fn count(data: &[u8], losing: bool) -> [u64; 3] {
 /// are more than one position in this many.
 const WALK: u64 = 16;
 
+/// Predecessors a level gathers before it updates them. Their entries and counts lie at
+/// random in the slice: read in a loop of their own, the waits for memory overlap, where
+/// updating each as it is found waits for one after another behind the un-move and index
+/// work between them.
+const BATCH: usize = 64;
+
 /// A pending count no position reaches 0 from: more than any position has moves.
 const NEVER_LOST: u8 = u8::MAX;
 
@@ -443,28 +449,47 @@ fn solve_slice(
             threads,
             |range| {
                 let mut new = 0;
-                let mut from = |pos: &Position, code: Option<u8>| {
-                    for_each_predecessor(pos, rules, |prev| {
-                        let (ph, pi) = work.locate(prev);
+                let mut pending: Vec<(usize, usize, bool)> = Vec::with_capacity(2 * BATCH);
+                let mut update = |pending: &mut Vec<(usize, usize, bool)>| {
+                    // The lines first, in a loop of loads alone; a count only where the
+                    // update may lower it.
+                    let mut touched = 0u8;
+                    for &(ph, pi, wins) in pending.iter() {
+                        let half = &work.halves[ph];
+                        touched |= half.2[pi].load(Ordering::Relaxed);
+                        if !wins {
+                            touched |= half.3[pi].load(Ordering::Relaxed);
+                        }
+                    }
+                    std::hint::black_box(touched);
+                    for &(ph, pi, wins) in pending.iter() {
                         let half = &work.halves[ph];
                         let e = &half.2[pi];
                         if e.load(Ordering::Relaxed) != 0 {
-                            return;
+                            continue;
                         }
-                        let value = if code == lost {
+                        let value = if wins {
                             win_k
                         } else if half.3[pi].fetch_sub(1, Ordering::Relaxed) == 1 {
                             // This was its last move not known to lose; the others lose
                             // sooner, so it is lost in exactly k.
                             loss_k
                         } else {
-                            return;
+                            continue;
                         };
                         if e.compare_exchange(0, value, Ordering::Relaxed, Ordering::Relaxed)
                             .is_ok()
                         {
                             new += 1;
                         }
+                    }
+                    pending.clear();
+                };
+                let from = |pos: &Position, code: Option<u8>, pending: &mut Vec<_>| {
+                    let wins = code == lost;
+                    for_each_predecessor(pos, rules, |prev| {
+                        let (ph, pi) = work.locate(prev);
+                        pending.push((ph, pi, wins));
                     });
                 };
                 let read = |h: usize, i: u64| {
@@ -475,7 +500,10 @@ fn solve_slice(
                     boards_in(&indexes, range, |h, i, b| {
                         if let Some(code) = read(h, i) {
                             if let Some(pos) = b.position() {
-                                from(&pos, code);
+                                from(&pos, code, &mut pending);
+                                if pending.len() >= BATCH {
+                                    update(&mut pending);
+                                }
                             }
                         }
                     });
@@ -484,11 +512,15 @@ fn solve_slice(
                         let (h, i) = work.split(g);
                         if let Some(code) = read(h, i) {
                             if let Some(pos) = work.position(h, i) {
-                                from(&pos, code);
+                                from(&pos, code, &mut pending);
+                                if pending.len() >= BATCH {
+                                    update(&mut pending);
+                                }
                             }
                         }
                     }
                 }
+                update(&mut pending);
                 added.fetch_add(new, Ordering::Relaxed);
             },
             &mut progress(on_event, format!("level {k}"), total),
