@@ -68,7 +68,7 @@ pub fn derive(
 }
 
 /// [`derive`] with the caller's move list: a restoration derives every position of a half,
-/// and a list allocated for each would cost it more than a twentieth of its time.
+/// and an allocation for each would be a large part of the work.
 fn derive_in(
     pos: &Position,
     rules: &Rules,
