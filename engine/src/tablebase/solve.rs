@@ -110,15 +110,27 @@ pub fn one_step(
     list: &mut MoveList,
     mut lookup: impl FnMut(&Position, bool) -> u8,
 ) -> Value {
-    generate_moves(pos, rules, list);
     let mut step = Step::new(rules, limit);
+    for_each_successor(pos, rules, list, |next, zeroing| {
+        step.add(lookup(next, zeroing), zeroing)
+    });
+    step.value()
+}
+
+/// Calls `f(next, zeroing)` for the position after each legal move of `pos` (`zeroing`: the
+/// move captured or crowned), generating the moves into `list`.
+pub(crate) fn for_each_successor(
+    pos: &Position,
+    rules: &Rules,
+    list: &mut MoveList,
+    mut f: impl FnMut(&Position, bool),
+) {
+    generate_moves(pos, rules, list);
     for mv in list.iter() {
-        let zeroing = mv.is_capture() || mv.crowns();
         let mut next = *pos;
         next.play_unchecked(*mv);
-        step.add(lookup(&next, zeroing), zeroing);
+        f(&next, mv.is_capture() || mv.crowns());
     }
-    step.value()
 }
 
 /// The one-step rule of [`one_step`] over the values of a position's moves, given one at a

@@ -15,10 +15,10 @@
 
 use std::sync::Mutex;
 
-use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
+use crate::board::{has_captures, MoveList, Position, Rules};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::Masks;
-use crate::tablebase::solve::{distance_limit, one_step, Step};
+use crate::tablebase::solve::{distance_limit, for_each_successor, one_step, Step};
 use crate::tablebase::work::in_parallel;
 use crate::tablebase::{Material, TbError};
 
@@ -179,23 +179,19 @@ pub fn restore(
                 // them) when the batch is full.
                 let k = batch.positions.len() as u32;
                 let mut step = Step::new(rules, limit);
-                generate_moves(&pos, rules, &mut list);
-                for mv in list.iter() {
-                    let zeroing = mv.is_capture() || mv.crowns();
-                    let mut next = pos;
-                    next.play_unchecked(*mv);
-                    let masks = Masks::of(&next);
+                for_each_successor(&pos, rules, &mut list, |next, zeroing| {
+                    let masks = Masks::of(next);
                     if Material::of(&masks) == material {
                         debug_assert!(!zeroing);
                         batch.reads.push((k, halves[0].index(&masks) as usize));
                     } else {
-                        let code = below(&next).unwrap_or_else(|e| {
+                        let code = below(next).unwrap_or_else(|e| {
                             fail(e);
                             0
                         });
                         step.add(code, zeroing);
                     }
-                }
+                });
                 batch.positions.push((i as usize - start, step));
                 if batch.positions.len() >= BATCH {
                     batch.finish(&half0, part);
