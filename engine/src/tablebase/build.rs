@@ -329,13 +329,10 @@ impl Work {
             .collect()
     }
 
-    /// The half and index of a position of this slice (either side to move).
+    /// The half of the slice a board (side to move as Black) belongs to.
     #[inline]
-    fn locate(&self, pos: &Position) -> (usize, usize) {
-        let masks = Masks::of(pos);
-        let mat = Material::of(&masks);
-        let h = usize::from(self.halves.len() > 1 && mat != self.halves[0].0);
-        (h, self.halves[h].1.index(&masks) as usize)
+    fn half(&self, masks: &Masks) -> usize {
+        usize::from(self.halves.len() > 1 && Material::of(masks) != self.halves[0].0)
     }
 
     /// The half and index of the `g`-th position of the slice, halves one after the other.
@@ -487,9 +484,13 @@ fn solve_slice(
                 };
                 let from = |pos: &Position, code: Option<u8>, pending: &mut Vec<_>| {
                     let wins = code == lost;
+                    // Every predecessor has the same pieces and side to move: one half.
+                    let mut ph = None;
                     for_each_predecessor(pos, rules, |prev| {
-                        let (ph, pi) = work.locate(prev);
-                        pending.push((ph, pi, wins));
+                        let masks = Masks::of(prev);
+                        let h = *ph.get_or_insert_with(|| work.half(&masks));
+                        let pi = work.halves[h].1.index(&masks) as usize;
+                        pending.push((h, pi, wins));
                     });
                 };
                 let read = |h: usize, i: u64| {
