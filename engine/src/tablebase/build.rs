@@ -27,12 +27,12 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Position, Rules};
 use crate::tablebase::index::SliceIndex;
-use crate::tablebase::material::Masks;
+use crate::tablebase::material::{seen_by, Masks};
 pub use crate::tablebase::plan::Share;
 use crate::tablebase::plan::{self, positions, Schedule};
 use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
 use crate::tablebase::store::Store;
-use crate::tablebase::unmove::for_each_predecessor;
+use crate::tablebase::unmove::for_each_predecessor_step;
 use crate::tablebase::work::{boards_in, each_position, parallel, split};
 use crate::tablebase::{format, resume, Material, TbError, Value};
 
@@ -484,13 +484,25 @@ fn solve_slice(
                 };
                 let from = |pos: &Position, code: Option<u8>, pending: &mut Vec<_>| {
                     let wins = code == lost;
-                    // Every predecessor has the same pieces and side to move: one half.
-                    let mut ph = None;
-                    for_each_predecessor(pos, rules, |prev| {
-                        let masks = Masks::of(prev);
-                        let h = *ph.get_or_insert_with(|| work.half(&masks));
-                        let pi = work.halves[h].1.index(&masks) as usize;
-                        pending.push((h, pi, wins));
+                    // Every predecessor is the board seen by the side that moved into it (one
+                    // half), one piece of that side's stepped back: a step of a king leaves
+                    // the men's part of the index as it is.
+                    let mover = !pos.side_to_move();
+                    let seen = Masks::of(&pos.with_side_to_move(mover));
+                    let h = work.half(&seen);
+                    let index = &work.halves[h].1;
+                    let men = index.men_index(&seen);
+                    for_each_predecessor_step(pos, rules, |_, step| {
+                        let mut board = seen;
+                        let squares = seen_by(step.squares, mover);
+                        let pi = if step.king {
+                            board.bkings ^= squares;
+                            men + index.kings_index(&board)
+                        } else {
+                            board.bmen ^= squares;
+                            index.index(&board)
+                        };
+                        pending.push((h, pi as usize, wins));
                     });
                 };
                 let read = |h: usize, i: u64| {

@@ -195,21 +195,32 @@ impl SliceIndex {
         self.size
     }
 
-    /// The index of a board of this slice.
+    /// The index of a board of this slice: [`SliceIndex::men_index`] plus
+    /// [`SliceIndex::kings_index`].
     #[inline]
     pub fn index(&self, m: &Masks) -> u64 {
+        self.men_index(m) + self.kings_index(m)
+    }
+
+    /// The part of a board's index that its men decide: the same for every board with those
+    /// men, so a caller that moves only kings works it out once.
+    #[inline]
+    pub fn men_index(&self, m: &Masks) -> u64 {
         let k = (m.bmen & ROW_1_4).count_ones();
         let part = &self.parts[k as usize];
         let r_low = rank(m.bmen & ROW_1_4, ROW_1_4);
         let r_mid = rank(m.bmen & MIDDLE, MIDDLE);
         let r_white = rank(m.wmen, WHITE_MEN & !m.bmen);
+        part.start + ((r_low * part.middle + r_mid) * part.white + r_white) * self.kings
+    }
+
+    /// The rest of a board's index: the kings' places among the squares the men leave.
+    #[inline]
+    pub fn kings_index(&self, m: &Masks) -> u64 {
         let free = !(m.bmen | m.wmen);
         let r_bk = rank(m.bkings, free);
         let r_wk = rank(m.wkings, free & !m.bkings);
-        part.start
-            + ((r_low * part.middle + r_mid) * part.white + r_white) * self.kings
-            + r_bk * self.white_kings
-            + r_wk
+        r_bk * self.white_kings + r_wk
     }
 
     /// Calls `f(idx, board)` for every index of `range` (within [`SliceIndex::size`]) in

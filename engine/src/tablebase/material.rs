@@ -139,6 +139,16 @@ pub fn expand(m: u32) -> Bitboard {
     )
 }
 
+/// The squares of `bb` as [`Masks`] holds them on a board seen by `side` as Black: as they
+/// are for Black, turned 180 degrees for White.
+#[inline]
+pub fn seen_by(bb: Bitboard, side: Color) -> u32 {
+    match side {
+        Color::Black => compress(bb),
+        Color::White => compress(bb).reverse_bits(),
+    }
+}
+
 impl Masks {
     /// The board of `pos` with the side to move as Black: unchanged when Black is to move,
     /// turned 180 degrees with colours swapped when White is.

@@ -9,6 +9,25 @@ use crate::types::{Bitboard, Direction};
 /// the opponent of the side to move in `pos` moved a man one step forward or a king along an
 /// empty diagonal, and had no capture (captures are mandatory).
 pub fn for_each_predecessor(pos: &Position, rules: &Rules, mut f: impl FnMut(&Position)) {
+    for_each_predecessor_step(pos, rules, |prev, _| f(prev));
+}
+
+/// The step a predecessor made to reach the position: the squares it left and reached.
+#[derive(Clone, Copy, Debug)]
+pub struct BackStep {
+    /// The square left and the square reached, as one set.
+    pub squares: Bitboard,
+    /// A king moved (else a man).
+    pub king: bool,
+}
+
+/// [`for_each_predecessor`], with the step each predecessor made: a caller that knows the
+/// position can then find a predecessor's board from the two squares alone.
+pub fn for_each_predecessor_step(
+    pos: &Position,
+    rules: &Rules,
+    mut f: impl FnMut(&Position, BackStep),
+) {
     let mover = !pos.side_to_move();
     let empty = pos.empty();
     let mine = pos.pieces(mover);
@@ -23,7 +42,13 @@ pub fn for_each_predecessor(pos: &Position, rules: &Rules, mut f: impl FnMut(&Po
         };
         if let Ok(prev) = Position::new(mover, black, white, kings) {
             if !has_captures(&prev, rules) {
-                f(&prev);
+                f(
+                    &prev,
+                    BackStep {
+                        squares: from | to,
+                        king,
+                    },
+                );
             }
         }
     };
@@ -71,6 +96,16 @@ mod tests {
                 let pos: Position = fen.parse().unwrap();
                 let mut preds = Vec::new();
                 for_each_predecessor(&pos, &rules, |p| preds.push(*p));
+                // The step names the two squares that differ, and the piece that moved.
+                let mover = !pos.side_to_move();
+                let mut steps = 0;
+                for_each_predecessor_step(&pos, &rules, |p, step| {
+                    steps += 1;
+                    assert_eq!(p.pieces(mover) ^ pos.pieces(mover), step.squares, "{fen}");
+                    assert_eq!(p.pieces(!mover), pos.pieces(!mover), "{fen}");
+                    assert_eq!((p.kings(mover) & step.squares).any(), step.king, "{fen}");
+                });
+                assert_eq!(steps, preds.len(), "{fen}");
                 assert!(!preds.is_empty(), "{fen}");
                 let mut list = MoveList::new();
                 for p in &preds {
