@@ -54,7 +54,7 @@ pub fn keep(material: Material, rules: &Rules, data: &[u8], threads: usize) -> V
 pub fn derive(
     pos: &Position,
     rules: &Rules,
-    probe: impl FnMut(&Position) -> Result<u8, TbError>,
+    mut probe: impl FnMut(&Position) -> Result<u8, TbError>,
 ) -> Result<u8, TbError> {
     // A probe derives one entry at a time, and a probe of a successor may derive again: the
     // lists come from a per-thread stack, one per depth, instead of one allocation each.
@@ -62,25 +62,12 @@ pub fn derive(
         static LISTS: std::cell::RefCell<Vec<MoveList>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let mut list = LISTS.with(|l| l.borrow_mut().pop()).unwrap_or_default();
-    let value = derive_in(pos, rules, &mut list, probe);
-    LISTS.with(|l| l.borrow_mut().push(list));
-    value
-}
-
-/// [`derive`] with the caller's move list: a restoration derives every position of a half,
-/// and an allocation for each would be a large part of the work.
-fn derive_in(
-    pos: &Position,
-    rules: &Rules,
-    list: &mut MoveList,
-    mut probe: impl FnMut(&Position) -> Result<u8, TbError>,
-) -> Result<u8, TbError> {
     let mut failed = None;
     let value = one_step(
         pos,
         rules,
         distance_limit(rules.draw_half_moves),
-        list,
+        &mut list,
         |q, _| {
             probe(q).unwrap_or_else(|e| {
                 failed.get_or_insert(e);
@@ -88,36 +75,116 @@ fn derive_in(
             })
         },
     );
+    LISTS.with(|l| l.borrow_mut().push(list));
     match failed {
         Some(e) => Err(e),
         None => Ok(value.code()),
     }
 }
 
-/// Positions of half 1 a restoration gathers before it reads their successors in half 0.
-/// Those reads fall at random in a slice larger than any cache: read in one loop of their
-/// own, their waits for memory overlap, where deriving one position after another would wait
-/// for each in turn behind the move generation between them.
+/// Where a restoration finds the entries of the slices below the one it restores.
+pub trait Below: Sync {
+    /// The entries of the slice of `pos` when they are in memory, with the place of `pos`
+    /// in them: a restoration reads those itself, many at a time.
+    fn locate(&self, pos: &Position) -> Option<(&[u8], usize)>;
+
+    /// The entry of `pos`, for a position [`Below::locate`] does not place.
+    fn probe(&self, pos: &Position) -> Result<u8, TbError>;
+}
+
+/// A probe alone: every entry below comes through it.
+impl<F: Fn(&Position) -> Result<u8, TbError> + Sync> Below for F {
+    fn locate(&self, _: &Position) -> Option<(&[u8], usize)> {
+        None
+    }
+
+    fn probe(&self, pos: &Position) -> Result<u8, TbError> {
+        self(pos)
+    }
+}
+
+/// Positions a restoration gathers before it reads their successors' entries. Those reads
+/// fall at random in slices larger than any cache: read in one loop of their own, their
+/// waits for memory overlap, where deriving one position after another would wait for each
+/// in turn behind the move generation between them.
 const BATCH: usize = 64;
 
-/// Positions of half 1 whose successors in half 0 are still to be read.
-#[derive(Default)]
-struct Batch {
+/// Positions whose successors' entries are still to be read.
+struct Batch<'a> {
+    rules: &'a Rules,
+    limit: u32,
+    /// The slice restored when its half 0 is known (its material, index and entries): the
+    /// successors there are read with the others.
+    inside: Option<(Material, &'a SliceIndex, &'a [u8])>,
+    below: &'a dyn Below,
     /// Each position's offset in the part restored, and the one-step rule over the moves
     /// valued so far.
     positions: Vec<(usize, Step)>,
-    /// The moves into half 0: the position's number in `positions` and the successor's
-    /// index in half 0. None zeroes the clock: a capture or a crowning leaves the slice.
-    reads: Vec<(u32, usize)>,
+    /// The moves still to value: the position's number in `positions`, the entries and the
+    /// successor's place in them, and whether the move zeroes the clock.
+    reads: Vec<(u32, &'a [u8], usize, bool)>,
+    /// The entries read, one a move of `reads`.
+    codes: Vec<u8>,
 }
 
-impl Batch {
-    /// Reads the successors in half 0, completes each position's value into `part`, and
+impl<'a> Batch<'a> {
+    fn new(
+        rules: &'a Rules,
+        inside: Option<(Material, &'a SliceIndex, &'a [u8])>,
+        below: &'a dyn Below,
+    ) -> Batch<'a> {
+        Batch {
+            rules,
+            limit: distance_limit(rules.draw_half_moves),
+            inside,
+            below,
+            positions: Vec::with_capacity(BATCH),
+            reads: Vec::new(),
+            codes: Vec::new(),
+        }
+    }
+
+    /// Values the moves of `pos`, whose entry goes to `at` of the part restored, into the
+    /// batch: the successors in half 0 or placed by `below` are read later, the others probed
+    /// now (the first failed probe goes to `fail`).
+    fn add(&mut self, pos: &Position, at: usize, list: &mut MoveList, fail: &impl Fn(TbError)) {
+        let k = self.positions.len() as u32;
+        let mut step = Step::new(self.rules, self.limit);
+        let (inside, below) = (self.inside, self.below);
+        for_each_successor(pos, self.rules, list, |next, zeroing| {
+            if let Some((material, index, half0)) = inside {
+                let masks = Masks::of(next);
+                if Material::of(&masks) == material {
+                    debug_assert!(!zeroing);
+                    self.reads
+                        .push((k, half0, index.index(&masks) as usize, false));
+                    return;
+                }
+            }
+            match below.locate(next) {
+                Some((data, i)) => self.reads.push((k, data, i, zeroing)),
+                None => {
+                    let code = below.probe(next).unwrap_or_else(|e| {
+                        fail(e);
+                        0
+                    });
+                    step.add(code, zeroing);
+                }
+            }
+        });
+        self.positions.push((at, step));
+    }
+
+    /// Reads the successors' entries, completes each position's value into `part`, and
     /// empties the batch. The rule does not depend on the order of the moves.
-    fn finish(&mut self, half0: &[u8], part: &mut [u8]) {
-        for &(k, at) in &self.reads {
-            let code = half0[at];
-            self.positions[k as usize].1.add(code, false);
+    fn finish(&mut self, part: &mut [u8]) {
+        // The entries first, in a loop of loads alone: the rule branches on each entry, and
+        // a branch that waits for a load would hold back the loads behind it.
+        self.codes.clear();
+        self.codes
+            .extend(self.reads.iter().map(|&(_, data, at, _)| data[at]));
+        for (&(k, _, _, zeroing), &code) in self.reads.iter().zip(&self.codes) {
+            self.positions[k as usize].1.add(code, zeroing);
         }
         for &(at, step) in &self.positions {
             part[at] = step.value().code();
@@ -128,14 +195,14 @@ impl Batch {
 }
 
 /// Every entry of a slice (both halves) from the entries `stored` of its sparse file, the
-/// entries of the slices below given by `below` (probes of the directory's tables): first
-/// the capture positions of half 0, whose successors are all below, then half 1, whose
-/// successors are in half 0 or below. Runs on `threads` threads.
+/// entries of the slices below given by `below`: first the capture positions of half 0,
+/// whose successors are all below, then half 1, whose successors are in half 0 or below.
+/// Runs on `threads` threads.
 pub fn restore(
     material: Material,
     rules: &Rules,
     mut stored: Vec<u8>,
-    below: &(dyn Fn(&Position) -> Result<u8, TbError> + Sync),
+    below: &dyn Below,
     threads: usize,
 ) -> Result<Vec<u8>, TbError> {
     let halves: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
@@ -151,53 +218,38 @@ pub fn restore(
     in_parallel(&mut stored, threads, |start, part| {
         let range = start as u64..(start + part.len()) as u64;
         let mut list = MoveList::new();
+        let mut batch = Batch::new(rules, None, below);
         halves[0].for_each_board(range, |i, b| {
             let Some(pos) = b.position() else {
                 return;
             };
             if has_captures(&pos, rules) {
-                match derive_in(&pos, rules, &mut list, below) {
-                    Ok(code) => part[i as usize - start] = code,
-                    Err(e) => fail(e),
+                batch.add(&pos, i as usize - start, &mut list, &fail);
+                if batch.positions.len() >= BATCH {
+                    batch.finish(part);
                 }
             }
         });
+        batch.finish(part);
     });
     if halves.len() > 1 {
         let half0 = stored;
         let mut half1 = vec![0u8; n];
-        let limit = distance_limit(rules.draw_half_moves);
         in_parallel(&mut half1, threads, |start, part| {
             let range = start as u64..(start + part.len()) as u64;
             let mut list = MoveList::new();
-            let mut batch = Batch::default();
+            let inside = Some((material, &halves[0], &half0[..]));
+            let mut batch = Batch::new(rules, inside, below);
             halves[1].for_each_board(range, |i, b| {
                 let Some(pos) = b.position() else {
                     return;
                 };
-                // The moves into slices below are valued now, those into half 0 (most of
-                // them) when the batch is full.
-                let k = batch.positions.len() as u32;
-                let mut step = Step::new(rules, limit);
-                for_each_successor(&pos, rules, &mut list, |next, zeroing| {
-                    let masks = Masks::of(next);
-                    if Material::of(&masks) == material {
-                        debug_assert!(!zeroing);
-                        batch.reads.push((k, halves[0].index(&masks) as usize));
-                    } else {
-                        let code = below(next).unwrap_or_else(|e| {
-                            fail(e);
-                            0
-                        });
-                        step.add(code, zeroing);
-                    }
-                });
-                batch.positions.push((i as usize - start, step));
+                batch.add(&pos, i as usize - start, &mut list, &fail);
                 if batch.positions.len() >= BATCH {
-                    batch.finish(&half0, part);
+                    batch.finish(part);
                 }
             });
-            batch.finish(&half0, part);
+            batch.finish(part);
         });
         stored = half0;
         stored.extend_from_slice(&half1);

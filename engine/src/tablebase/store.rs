@@ -98,11 +98,11 @@ impl Store {
                 let tables = below
                     .as_ref()
                     .ok_or_else(|| TbError::Missing(m.to_string()))?;
-                let probe = |q: &Position| match self.code(q) {
-                    Some(code) => Ok(code),
-                    None => tables.probe(q).map(Value::code),
+                let reader = Reader {
+                    store: self,
+                    tables,
                 };
-                sparse::restore(m, &self.rules, stored.data, &probe, self.threads)?
+                sparse::restore(m, &self.rules, stored.data, &reader, self.threads)?
             } else {
                 stored.data
             };
@@ -131,6 +131,19 @@ impl Store {
         self.loaded.values().map(|d| d.len() as u64).sum()
     }
 
+    /// The entries of the slice of `pos` (either side to move) and its place in them; `None`
+    /// when its slice is not loaded, or the side to move has no pieces.
+    #[inline]
+    pub(crate) fn locate(&self, pos: &Position) -> Option<(&[u8], usize)> {
+        let masks = Masks::of(pos);
+        if masks.bmen | masks.bkings == 0 {
+            return None;
+        }
+        let slot = self.slots.get(Material::of(&masks).code())?.as_ref()?;
+        let at = slot.offset + slot.index.index(&masks) as usize;
+        (at < slot.data.len()).then_some((&slot.data[..], at))
+    }
+
     /// The entry of `pos` (either side to move); `None` when its slice is not loaded. A side
     /// to move without pieces has no move: [`STUCK`], which means lost, or won under losing
     /// rules.
@@ -145,5 +158,25 @@ impl Store {
         slot.data
             .get(slot.offset + slot.index.index(&masks) as usize)
             .copied()
+    }
+}
+
+/// The slices below a sparse slice being restored: those loaded read from memory, the others
+/// probed through the directory's tables.
+struct Reader<'a> {
+    store: &'a Store,
+    tables: &'a Tablebase,
+}
+
+impl sparse::Below for Reader<'_> {
+    fn locate(&self, pos: &Position) -> Option<(&[u8], usize)> {
+        self.store.locate(pos)
+    }
+
+    fn probe(&self, pos: &Position) -> Result<u8, TbError> {
+        match self.store.code(pos) {
+            Some(code) => Ok(code),
+            None => self.tables.probe(pos).map(Value::code),
+        }
     }
 }
