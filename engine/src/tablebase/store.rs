@@ -139,9 +139,7 @@ impl Store {
         if masks.bmen | masks.bkings == 0 {
             return None;
         }
-        let slot = self.slots.get(Material::of(&masks).code())?.as_ref()?;
-        let at = slot.offset + slot.index.index(&masks) as usize;
-        (at < slot.data.len()).then_some((&slot.data[..], at))
+        self.entry(&masks)
     }
 
     /// The entry of `pos` (either side to move); `None` when its slice is not loaded. A side
@@ -153,11 +151,16 @@ impl Store {
         if masks.bmen | masks.bkings == 0 {
             return Some(STUCK);
         }
-        let mat = Material::of(&masks);
-        let slot = self.slots.get(mat.code())?.as_ref()?;
-        slot.data
-            .get(slot.offset + slot.index.index(&masks) as usize)
-            .copied()
+        self.entry(&masks).map(|(data, at)| data[at])
+    }
+
+    /// The entries holding the position of `masks` (the side to move has pieces) and its
+    /// place in them, when its slice is loaded.
+    #[inline]
+    fn entry(&self, masks: &Masks) -> Option<(&[u8], usize)> {
+        let slot = self.slots.get(Material::of(masks).code())?.as_ref()?;
+        let at = slot.offset + slot.index.index(masks) as usize;
+        (at < slot.data.len()).then_some((&slot.data[..], at))
     }
 }
 
