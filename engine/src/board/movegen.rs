@@ -328,16 +328,29 @@ impl<const BACK: bool, const LONG: bool, const BLACK: bool> Gen<BACK, LONG, BLAC
     #[inline(always)]
     fn capturers(pos: &Position) -> (Bitboard, Bitboard) {
         let side = side::<BLACK>();
-        let enemy = pos.pieces(!side);
-        let empty = pos.empty();
-        let kings = pos.kings(side);
+        Self::capturers_of(
+            pos.men(side),
+            pos.kings(side),
+            pos.pieces(!side),
+            pos.empty(),
+        )
+    }
+
+    /// The men and the kings of the side to move that have a capture, from the sets alone.
+    #[inline(always)]
+    fn capturers_of(
+        men: Bitboard,
+        kings: Bitboard,
+        enemy: Bitboard,
+        empty: Bitboard,
+    ) -> (Bitboard, Bitboard) {
         let kings_cap = if kings.any() {
             that_capture::<true, false, LONG, false>(kings, enemy, empty)
         } else {
             Bitboard::EMPTY
         };
         (
-            that_capture::<false, BACK, false, BLACK>(pos.men(side), enemy, empty),
+            that_capture::<false, BACK, false, BLACK>(men, enemy, empty),
             kings_cap,
         )
     }
@@ -459,6 +472,110 @@ pub fn has_moves(pos: &Position, rules: &Rules) -> bool {
 pub fn has_captures(pos: &Position, rules: &Rules) -> bool {
     let (m, k) = dispatch!(pos, rules, capturers(pos));
     m.any() || k.any()
+}
+
+/// The squares from which a man and a king of `side` would have a capture against `enemy`,
+/// `empty` being the empty squares (the kings' set only when `kings`, else empty).
+///
+/// [`has_captures`] for a board given as sets, with the answer for every square at once: the
+/// tables' un-moves put one piece back at a time and ask this once for all its squares. A
+/// piece's own square is never on its capture's path, so the answer for a square holds
+/// whether the square is counted empty or not.
+pub fn capture_squares(
+    side: Color,
+    enemy: Bitboard,
+    empty: Bitboard,
+    kings: bool,
+    rules: &Rules,
+) -> (Bitboard, Bitboard) {
+    let kings = if kings {
+        Bitboard::ALL
+    } else {
+        Bitboard::EMPTY
+    };
+    match (rules.backward_capture, rules.long_kings, side) {
+        (true, true, Color::Black) => {
+            Gen::<true, true, true>::capturers_of(Bitboard::ALL, kings, enemy, empty)
+        }
+        (true, false, Color::Black) => {
+            Gen::<true, false, true>::capturers_of(Bitboard::ALL, kings, enemy, empty)
+        }
+        (false, true, Color::Black) => {
+            Gen::<false, true, true>::capturers_of(Bitboard::ALL, kings, enemy, empty)
+        }
+        (false, false, Color::Black) => {
+            Gen::<false, false, true>::capturers_of(Bitboard::ALL, kings, enemy, empty)
+        }
+        (true, true, Color::White) => {
+            Gen::<true, true, false>::capturers_of(Bitboard::ALL, kings, enemy, empty)
+        }
+        (true, false, Color::White) => {
+            Gen::<true, false, false>::capturers_of(Bitboard::ALL, kings, enemy, empty)
+        }
+        (false, true, Color::White) => {
+            Gen::<false, true, false>::capturers_of(Bitboard::ALL, kings, enemy, empty)
+        }
+        (false, false, Color::White) => {
+            Gen::<false, false, false>::capturers_of(Bitboard::ALL, kings, enemy, empty)
+        }
+    }
+}
+
+/// The squares that, any one of them occupied, would take every capture away from the
+/// capturing `men` and `kings` of `side` (against `enemy`, `empty` the empty squares): the
+/// squares all their captures pass over or land on first. `None` when they are both empty.
+///
+/// A piece of a side's own, put on an empty square, can only take captures away, and takes
+/// exactly those whose squares it stands on: a caller that puts back one piece at a time
+/// asks this once for all its squares.
+pub fn capture_blockers(
+    side: Color,
+    men: Bitboard,
+    kings: Bitboard,
+    enemy: Bitboard,
+    empty: Bitboard,
+    rules: &Rules,
+) -> Option<Bitboard> {
+    let mut common: Option<Bitboard> = None;
+    let men_dirs = capture_directions(side, false, rules);
+    for (set, king, dirs) in [(men, false, men_dirs), (kings, true, &Direction::ALL[..])] {
+        let long = king && rules.long_kings;
+        for sq in set {
+            let piece = Bitboard::from_square(sq);
+            for &dir in dirs {
+                let mut path = Bitboard::EMPTY;
+                let mut at = piece.shift(dir);
+                if long {
+                    while (at & empty).any() {
+                        path |= at;
+                        at = at.shift(dir);
+                    }
+                }
+                let land = at.shift(dir);
+                if (at & enemy).any() && (land & empty).any() {
+                    let squares = path | land;
+                    let both = common.map_or(squares, |c| c & squares);
+                    if both.is_empty() {
+                        return Some(both);
+                    }
+                    common = Some(both);
+                }
+            }
+        }
+    }
+    common
+}
+
+/// The directions in which a piece of `side` captures under `rules`.
+fn capture_directions(side: Color, king: bool, rules: &Rules) -> &'static [Direction] {
+    if king || rules.backward_capture {
+        &Direction::ALL
+    } else {
+        match side {
+            Color::Black => &[Direction::DownLeft, Direction::DownRight],
+            Color::White => &[Direction::UpLeft, Direction::UpRight],
+        }
+    }
 }
 
 // Quiet moves one at a time, for random playouts: they must agree with the generator above
@@ -640,5 +757,79 @@ mod quiet_tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod capture_tests {
+    use super::*;
+
+    /// Positions of random games from the start under `rules`, both sides to move, with the
+    /// kings and the sparse boards of the endings as well as the crowded ones.
+    pub(crate) fn random_positions(rules: &Rules, games: usize) -> Vec<Position> {
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut out = Vec::new();
+        let mut list = MoveList::new();
+        for _ in 0..games {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                out.push(pos);
+                out.push(pos.with_side_to_move(!pos.side_to_move()));
+                generate_moves(&pos, rules, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(list[next(list.len())]);
+            }
+        }
+        out
+    }
+
+    /// The set tests agree with the generator's, square by square, and the blockers are the
+    /// squares whose occupation takes every capture away.
+    #[test]
+    fn capture_tests_agree_with_the_generator() {
+        let mut capturing = 0;
+        for rules in Rules::ALL {
+            for pos in random_positions(&rules, 40) {
+                let side = pos.side_to_move();
+                let (men, kings) = dispatch!(pos, rules, capturers(&pos));
+                let (enemy, empty) = (pos.pieces(!side), pos.empty());
+                let (men_at, kings_at) = capture_squares(side, enemy, empty, true, &rules);
+                assert_eq!(men_at & pos.men(side), men, "{pos:?}");
+                assert_eq!(kings_at & pos.kings(side), kings, "{pos:?}");
+                assert_eq!(
+                    capture_squares(side, enemy, empty, false, &rules),
+                    (men_at, Bitboard::EMPTY)
+                );
+                // A square's answer holds whether the square is empty or not.
+                for sq in pos.empty() {
+                    let bit = Bitboard::from_square(sq);
+                    let at = capture_squares(side, enemy, empty ^ bit, true, &rules);
+                    assert_eq!((at.0 & bit, at.1 & bit), (men_at & bit, kings_at & bit));
+                }
+                let blockers = capture_blockers(side, men, kings, enemy, empty, &rules);
+                assert_eq!(blockers.is_some(), has_captures(&pos, &rules), "{pos:?}");
+                capturing += usize::from(blockers.is_some());
+                if let Some(blockers) = blockers {
+                    // Each empty square, given a man of the side, leaves a capture exactly
+                    // when it is not a blocker.
+                    for sq in pos.empty() {
+                        let bit = Bitboard::from_square(sq);
+                        let at = capture_squares(side, enemy, empty ^ bit, true, &rules);
+                        let still = (at.0 & pos.men(side)).any() || (at.1 & pos.kings(side)).any();
+                        assert_eq!(still, !blockers.contains(sq), "{pos:?} {sq:?}");
+                    }
+                }
+            }
+        }
+        // The games capture often enough for the test to mean something.
+        assert!(capturing > 1000, "{capturing}");
     }
 }
