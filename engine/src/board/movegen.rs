@@ -439,7 +439,10 @@ impl<const BACK: bool, const LONG: bool, const BLACK: bool> Gen<BACK, LONG, BLAC
 
 macro_rules! dispatch {
     ($pos:expr, $rules:expr, $f:ident ( $($arg:expr),* )) => {
-        match ($rules.backward_capture, $rules.long_kings, $pos.side_to_move()) {
+        dispatch!(side $pos.side_to_move(), $rules, $f($($arg),*))
+    };
+    (side $side:expr, $rules:expr, $f:ident ( $($arg:expr),* )) => {
+        match ($rules.backward_capture, $rules.long_kings, $side) {
             (true, true, Color::Black) => Gen::<true, true, true>::$f($($arg),*),
             (true, false, Color::Black) => Gen::<true, false, true>::$f($($arg),*),
             (false, true, Color::Black) => Gen::<false, true, true>::$f($($arg),*),
@@ -493,32 +496,7 @@ pub fn capture_squares(
     } else {
         Bitboard::EMPTY
     };
-    match (rules.backward_capture, rules.long_kings, side) {
-        (true, true, Color::Black) => {
-            Gen::<true, true, true>::capturers_of(Bitboard::ALL, kings, enemy, empty)
-        }
-        (true, false, Color::Black) => {
-            Gen::<true, false, true>::capturers_of(Bitboard::ALL, kings, enemy, empty)
-        }
-        (false, true, Color::Black) => {
-            Gen::<false, true, true>::capturers_of(Bitboard::ALL, kings, enemy, empty)
-        }
-        (false, false, Color::Black) => {
-            Gen::<false, false, true>::capturers_of(Bitboard::ALL, kings, enemy, empty)
-        }
-        (true, true, Color::White) => {
-            Gen::<true, true, false>::capturers_of(Bitboard::ALL, kings, enemy, empty)
-        }
-        (true, false, Color::White) => {
-            Gen::<true, false, false>::capturers_of(Bitboard::ALL, kings, enemy, empty)
-        }
-        (false, true, Color::White) => {
-            Gen::<false, true, false>::capturers_of(Bitboard::ALL, kings, enemy, empty)
-        }
-        (false, false, Color::White) => {
-            Gen::<false, false, false>::capturers_of(Bitboard::ALL, kings, enemy, empty)
-        }
-    }
+    dispatch!(side side, rules, capturers_of(Bitboard::ALL, kings, enemy, empty))
 }
 
 /// The squares that, any one of them occupied, would take every capture away from the

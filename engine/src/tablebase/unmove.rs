@@ -75,23 +75,21 @@ pub fn for_each_predecessor_step(
     };
     let per_piece = rules.long_kings;
     let has_kings = kings.any();
-    for to in men {
-        let to = Bitboard::from_square(to);
-        let free = per_piece.then(|| {
+    // The capture test's answers for the piece on `to` put back: `men` and `kings` are the
+    // mover's other pieces.
+    let free_of = |to: Bitboard, king: bool, men: Bitboard, kings: Bitboard| {
+        per_piece.then(|| {
             let e = empty | to;
             let (men_at, kings_at) = capture_squares(mover, other, e, has_kings, rules);
             Free {
-                others: capture_blockers(
-                    mover,
-                    (men ^ to) & men_at,
-                    kings & kings_at,
-                    other,
-                    e,
-                    rules,
-                ),
-                captures_from: men_at,
+                others: capture_blockers(mover, men & men_at, kings & kings_at, other, e, rules),
+                captures_from: if king { kings_at } else { men_at },
             }
-        });
+        })
+    };
+    for to in men {
+        let to = Bitboard::from_square(to);
+        let free = free_of(to, false, men ^ to, kings);
         for dir in Direction::forward(mover) {
             let from = to.shift(dir.reverse()) & empty;
             if from.any() {
@@ -101,21 +99,7 @@ pub fn for_each_predecessor_step(
     }
     for to in kings {
         let to = Bitboard::from_square(to);
-        let free = per_piece.then(|| {
-            let e = empty | to;
-            let (men_at, kings_at) = capture_squares(mover, other, e, true, rules);
-            Free {
-                others: capture_blockers(
-                    mover,
-                    men & men_at,
-                    (kings ^ to) & kings_at,
-                    other,
-                    e,
-                    rules,
-                ),
-                captures_from: kings_at,
-            }
-        });
+        let free = free_of(to, true, men, kings ^ to);
         for dir in Direction::ALL {
             let mut from = to.shift(dir) & empty;
             while from.any() {
