@@ -12,7 +12,9 @@
 #
 # ENGINE (default target/release/buffgreen) is the build under test; TB (default: none) a
 # directory of tables of the rules for adjudication (e.g. built by `buffgreen tb build --pieces 5
-# --dir DIR`); CONCURRENCY (default 2); PDN (default target/vs_alphabeta-RULES-MS.pdn).
+# --dir DIR`); CONCURRENCY (default 2); PDN (default target/vs_alphabeta-RULES-MS.pdn);
+# ENGINE_TB (default: none) a directory of tables for the engine under test alone (alphabeta
+# plays without), e.g. the 6- or 7-piece set to measure what deeper tables are worth.
 # DECK=ending plays the rules' ending deck instead (lab/decks/endings-*.tsv, made by
 # `ending_deck`: where real games entered the passage to the ending, material level), both
 # colours: English 174 of its positions drawn by --seed 1 (348 games), Buff and Green all 145.
@@ -43,7 +45,7 @@ pdn=${PDN:-target/vs_alphabeta-$rules${DECK:+-$DECK}-$ms.pdn}
 tb=()
 [ -n "${TB:-}" ] && tb=(--tb "$TB")
 target/release/buffgreen match "${flags[@]}" \
-    --engine "cmd=$engine name=buffgreen" \
+    --engine "cmd=$engine name=buffgreen${ENGINE_TB:+ option.TablebasePath=$ENGINE_TB}" \
     --engine "cmd=target/release/alphabeta name=alphabeta" \
     --each "option.Threads=1 option.Hash=64 option.TablebasePath=<empty>" \
     --movetime "$ms" --concurrency "${CONCURRENCY:-2}" --reply-timeout 60000 \
