@@ -501,7 +501,7 @@ pub fn capture_squares(
 
 /// The squares that, any one of them occupied, would take every capture away from the
 /// capturing `men` and `kings` of `side` (against `enemy`, `empty` the empty squares): the
-/// squares all their captures pass over or land on first. `None` when they are both empty.
+/// squares all their captures pass over or land on first. `None` when none of them captures.
 ///
 /// A piece of a side's own, put on an empty square, can only take captures away, and takes
 /// exactly those whose squares it stands on: a caller that puts back one piece at a time
