@@ -544,15 +544,14 @@ pub fn capture_blockers(
     common
 }
 
-/// The directions in which a piece of `side` captures under `rules`.
+/// The directions in which a piece of `side` captures under `rules` ([`capture_dirs`] chosen
+/// at run time).
 fn capture_directions(side: Color, king: bool, rules: &Rules) -> &'static [Direction] {
-    if king || rules.backward_capture {
-        &Direction::ALL
-    } else {
-        match side {
-            Color::Black => &[Direction::DownLeft, Direction::DownRight],
-            Color::White => &[Direction::UpLeft, Direction::UpRight],
-        }
+    match (king, rules.backward_capture, side) {
+        (true, _, _) => capture_dirs::<true, false, true>(),
+        (false, true, _) => capture_dirs::<false, true, true>(),
+        (false, false, Color::Black) => capture_dirs::<false, false, true>(),
+        (false, false, Color::White) => capture_dirs::<false, false, false>(),
     }
 }
 
