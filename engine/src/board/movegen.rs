@@ -519,16 +519,12 @@ pub fn capture_blockers(
     for (set, king, dirs) in [(men, false, men_dirs), (kings, true, &Direction::ALL[..])] {
         let long = king && rules.long_kings;
         for sq in set {
-            let piece = Bitboard::from_square(sq);
             for &dir in dirs {
-                let mut path = Bitboard::EMPTY;
-                let mut at = piece.shift(dir);
-                if long {
-                    while (at & empty).any() {
-                        path |= at;
-                        at = at.shift(dir);
-                    }
-                }
+                let (path, at) = if long {
+                    slide(dir, sq, !empty)
+                } else {
+                    (Bitboard::EMPTY, Bitboard::from_square(sq).shift(dir))
+                };
                 let land = at.shift(dir);
                 if (at & enemy).any() && (land & empty).any() {
                     let squares = path | land;
