@@ -9,6 +9,7 @@ use std::process::Command;
 
 use buffgreen::board::Rules;
 use buffgreen::tablebase::plan::levels;
+use buffgreen::tablebase::sparse::Part;
 use buffgreen::tablebase::{format, sparse, Material, Tablebase};
 use buffgreen_testkit::process::succeed;
 
@@ -135,11 +136,32 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
         let stored = format::read(&built, m, &rules).expect("sparse reads");
         assert!(stored.sparse, "{m} is sparse");
         let below = |q: &buffgreen::board::Position| b.probe(q).map(|v| v.code());
-        let restored = sparse::restore(m, &rules, stored.data, &below, 2).expect("restores");
-        assert!(
-            restored == format::read(&plain, m, &rules).expect("plain reads").data,
-            "{m} restored differs"
-        );
+        let whole = format::read(&plain, m, &rules).expect("plain reads").data;
+        let restored = sparse::restore(m, &rules, stored.data.clone(), &below, 2, Part::Whole)
+            .expect("restores");
+        assert!(restored == whole, "{m} restored differs");
+        // Restored in part: the entries of positions just reached by a crowning (the side not
+        // to move has a king on its crowning row, squares 1-4 with the mover as Black) and the
+        // stored ones; the others are marked.
+        let part = sparse::restore(m, &rules, stored.data, &below, 2, Part::Crowned)
+            .expect("restores in part");
+        let mut unrestored = 0u64;
+        for (k, half) in m.halves().into_iter().enumerate() {
+            let ix = buffgreen::tablebase::index::SliceIndex::new(half);
+            for i in 0..ix.size() {
+                let at = k * ix.size() as usize + i as usize;
+                let board = ix.board(i);
+                if part[at] == sparse::UNRESTORED && board.wkings & 0xF == 0 {
+                    unrestored += 1;
+                } else if board.position().is_some() {
+                    assert_eq!(part[at], whole[at], "{m} in part: {half} {i}");
+                }
+            }
+        }
+        // Half 1 without kings of the opponent holds no position a crowning reaches.
+        if m.halves().len() > 1 && m.bk == 0 {
+            assert!(unrestored >= ix_size(m), "{m}: {unrestored}");
+        }
         for half in m.halves() {
             let ix = buffgreen::tablebase::index::SliceIndex::new(half);
             for i in (0..ix.size()).step_by(97) {
@@ -154,6 +176,11 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
             }
         }
     }
+}
+
+/// Positions of one half of `m`.
+fn ix_size(m: Material) -> u64 {
+    buffgreen::tablebase::index::SliceIndex::new(m).size()
 }
 
 /// The slices a compressed build of 4 pieces in `dir` reads, in order, with `memory` bytes.

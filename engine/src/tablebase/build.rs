@@ -174,7 +174,8 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         None => Material::slices(opts.pieces),
         Some(share) => plan::share(&opts.dir, opts.pieces, &opts.rules, share)?,
     };
-    let mut store = Store::new(&opts.dir, &opts.rules, opts.threads);
+    let top = slices.iter().map(|m| m.pieces()).max().unwrap_or(0);
+    let mut store = Store::new(&opts.dir, &opts.rules, opts.threads, top);
     let schedule = Schedule::of_build(&slices);
     let mut report = BuildReport::default();
     let total = slices.iter().map(|&m| positions(m)).sum();
@@ -203,7 +204,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         if resumed.is_none() {
             // A pass of its own in the log: the slices read are restored whole when sparse.
             let room = opts.memory.saturating_sub(2 * halves * size);
-            store.require(&schedule, n, room, &mut |m| {
+            store.require(&schedule, n, room, material, &mut |m| {
                 on_event(Event::Progress {
                     pass: format!("reading {m}"),
                     done: 0,

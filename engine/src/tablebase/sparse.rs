@@ -194,19 +194,53 @@ impl<'a> Batch<'a> {
     }
 }
 
-/// Every entry of a slice (both halves) from the entries `stored` of its sparse file, the
-/// entries of the slices below given by `below`: first the capture positions of half 0,
-/// whose successors are all below, then half 1, whose successors are in half 0 or below.
-/// Runs on `threads` threads.
+/// The entries a restoration works out.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Part {
+    /// Every entry.
+    Whole,
+    /// Those of the positions a crowning has just reached (the side not to move has a king on
+    /// its crowning row), and of half 0's non-capture positions, which the file holds. A
+    /// computation on a slice of as many pieces reads no others: it reaches other slices of
+    /// its size by crownings alone. The other entries are [`UNRESTORED`].
+    Crowned,
+}
+
+/// The entry a partial restoration leaves where it works nothing out: the code of no value,
+/// so that a read of it by mistake shows in the tables built.
+pub const UNRESTORED: u8 = u8::MAX;
+
+/// The opponent's crowning row in [`Masks`] (the side to move is Black): squares 1-4.
+const THEIR_CROWNING_ROW: u32 = 0xF;
+
+/// The crowning row of the side to move in [`Masks`], where the opponent's crowning row lies
+/// once the board is turned for the other side to move: squares 29-32.
+const OUR_CROWNING_ROW: u32 = 0xF << 28;
+
+/// Every entry of a slice (both halves), or those of `part`, from the entries `stored` of its
+/// sparse file, the entries of the slices below given by `below`: first the capture
+/// positions of half 0, whose successors are all below, then half 1, whose successors are in
+/// half 0 or below. Runs on `threads` threads.
 pub fn restore(
     material: Material,
     rules: &Rules,
     mut stored: Vec<u8>,
     below: &dyn Below,
     threads: usize,
+    part: Part,
 ) -> Result<Vec<u8>, TbError> {
     let halves: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
     let n = halves[0].size() as usize;
+    // Half 0's capture positions worked out: under `Part::Crowned` those just reached by a
+    // crowning and, when half 1 has such positions (its opponent has kings), those a quiet
+    // move leads to from them: the crowned king then stands on the mover's own crowning row.
+    let crowned_in_half1 = halves.len() > 1 && material.bk > 0;
+    let wanted0 = |m: &Masks| {
+        part == Part::Whole
+            || m.wkings & THEIR_CROWNING_ROW != 0
+            || (crowned_in_half1 && m.bkings & OUR_CROWNING_ROW != 0)
+    };
+    let wanted1 = |m: &Masks| part == Part::Whole || m.wkings & THEIR_CROWNING_ROW != 0;
     stored.resize(n, 0);
     let failed = Mutex::new(None);
     let fail = |e: TbError| {
@@ -223,11 +257,16 @@ pub fn restore(
             let Some(pos) = b.position() else {
                 return;
             };
-            if has_captures(&pos, rules) {
+            if !has_captures(&pos, rules) {
+                return;
+            }
+            if wanted0(b) {
                 batch.add(&pos, i as usize - start, &mut list, &fail);
                 if batch.positions.len() >= BATCH {
                     batch.finish(part);
                 }
+            } else {
+                part[i as usize - start] = UNRESTORED;
             }
         });
         batch.finish(part);
@@ -241,6 +280,10 @@ pub fn restore(
             let inside = Some((material, &halves[0], &half0[..]));
             let mut batch = Batch::new(rules, inside, below);
             halves[1].for_each_board(range, |i, b| {
+                if !wanted1(b) {
+                    part[i as usize - start] = UNRESTORED;
+                    return;
+                }
                 let Some(pos) = b.position() else {
                     return;
                 };

@@ -12,6 +12,7 @@ use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
 use crate::tablebase::plan::{below_first, Schedule};
 use crate::tablebase::solve::STUCK;
+use crate::tablebase::sparse::Part;
 use crate::tablebase::{sparse, Material, Tablebase, TbError, Value};
 
 /// The caches' budget of the tables that restore sparse slices: larger than a search's, since
@@ -29,49 +30,76 @@ struct Slot {
 pub(crate) struct Store {
     dir: PathBuf,
     rules: Rules,
-    loaded: HashMap<Material, Arc<Vec<u8>>>,
+    /// Each with the part of its entries worked out when it was restored from a sparse file.
+    loaded: HashMap<Material, (Arc<Vec<u8>>, Part)>,
     slots: Vec<Option<Slot>>,
     /// Threads that restore a sparse slice.
     threads: usize,
+    /// The most pieces of a slice computed: a slice of as many is read by crownings alone.
+    top: u32,
 }
 
 impl Store {
-    /// An empty store over the files of `dir`, which must be built for `rules`; a sparse
-    /// slice is restored on `threads` threads.
-    pub(crate) fn new(dir: &Path, rules: &Rules, threads: usize) -> Store {
+    /// An empty store over the files of `dir`, which must be built for `rules`, for
+    /// computations on slices of up to `top` pieces; a sparse slice is restored on `threads`
+    /// threads.
+    pub(crate) fn new(dir: &Path, rules: &Rules, threads: usize, top: u32) -> Store {
         Store {
             dir: dir.to_path_buf(),
             rules: *rules,
             loaded: HashMap::new(),
             slots: (0..MATERIAL_CODES).map(|_| None).collect(),
             threads,
+            top,
         }
     }
 
-    /// Keeps the canonical slices of step `step` of `schedule` loaded, reading the missing
-    /// ones (`on_read(m)` before each: restoring a large sparse slice takes minutes). Of the
-    /// others, those read again soonest stay while they fit, with the slices needed, in
-    /// `room` bytes; the rest are dropped.
+    /// Keeps the canonical slices of step `step` of `schedule` loaded for a computation on
+    /// `computed`, reading the missing ones (`on_read(m)` before each: restoring a large
+    /// sparse slice takes minutes). Of the others, those read again soonest stay while they
+    /// fit, with the slices needed, in `room` bytes; the rest are dropped.
+    ///
+    /// A sparse slice of the store's most pieces, other than `computed`, is read by crownings
+    /// alone (no computation reads it through a capture): only its entries [`Part::Crowned`]
+    /// are restored.
     pub(crate) fn require(
         &mut self,
         schedule: &Schedule,
         step: usize,
         room: u64,
+        computed: Material,
         on_read: &mut dyn FnMut(Material),
     ) -> Result<(), TbError> {
         let needed = schedule.needs(step);
+        let top = self.top;
+        let part_of = |m: Material| {
+            if m != computed && m.pieces() == top {
+                Part::Crowned
+            } else {
+                Part::Whole
+            }
+        };
+        // A slice held in part where it is now needed whole is read again.
+        let partial: Vec<Material> = self
+            .loaded
+            .iter()
+            .filter(|&(m, &(_, part))| {
+                part == Part::Crowned && needed.contains(m) && part_of(*m) == Part::Whole
+            })
+            .map(|(m, _)| *m)
+            .collect();
+        for m in partial {
+            self.unload(m);
+        }
         let held: Vec<(Material, u64)> = self
             .loaded
             .iter()
-            .map(|(m, d)| (*m, d.len() as u64))
+            .map(|(m, (d, _))| (*m, d.len() as u64))
             .collect();
         let keep = schedule.keep(step, &held, room);
         for (m, _) in held {
             if !needed.contains(&m) && !keep.contains(&m) {
-                self.loaded.remove(&m);
-                for half in m.halves() {
-                    self.slots[half.code()] = None;
-                }
+                self.unload(m);
             }
         }
         let mut missing: Vec<Material> = needed
@@ -87,6 +115,11 @@ impl Store {
         for m in missing {
             on_read(m);
             let stored = format::read(&self.dir, m, &self.rules)?;
+            let part = if stored.sparse {
+                part_of(m)
+            } else {
+                Part::Whole
+            };
             let data = if stored.sparse {
                 if below.is_none() {
                     below = Some(Tablebase::open_with_cache(
@@ -102,15 +135,23 @@ impl Store {
                     store: self,
                     tables,
                 };
-                sparse::restore(m, &self.rules, stored.data, &reader, self.threads)?
+                sparse::restore(m, &self.rules, stored.data, &reader, self.threads, part)?
             } else {
                 stored.data
             };
             let data = Arc::new(data);
-            self.loaded.insert(m, Arc::clone(&data));
+            self.loaded.insert(m, (Arc::clone(&data), part));
             self.place(m, data);
         }
         Ok(())
+    }
+
+    /// Drops the entries of `m`.
+    fn unload(&mut self, m: Material) {
+        self.loaded.remove(&m);
+        for half in m.halves() {
+            self.slots[half.code()] = None;
+        }
     }
 
     /// Makes the entries of `m` (both halves, one after the other in `data`) answer
@@ -128,7 +169,7 @@ impl Store {
 
     /// Bytes of table data held.
     pub(crate) fn bytes(&self) -> u64 {
-        self.loaded.values().map(|d| d.len() as u64).sum()
+        self.loaded.values().map(|(d, _)| d.len() as u64).sum()
     }
 
     /// The entries of the slice of `pos` (either side to move) and its place in them; `None`

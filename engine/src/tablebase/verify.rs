@@ -50,11 +50,12 @@ pub fn verify(
         format::check_rules(path, header, &rules)?;
     }
     let present: Vec<Material> = files.iter().map(|(_, h)| h.material).collect();
-    let mut store = Store::new(dir, &rules, threads);
     let order: Vec<Material> = Material::slices(MAX_PIECES)
         .into_iter()
         .filter(|m| present.contains(m))
         .collect();
+    let top = order.iter().map(|m| m.pieces()).max().unwrap_or(0);
+    let mut store = Store::new(dir, &rules, threads, top);
     let schedule = Schedule::new(
         order
             .iter()
@@ -74,7 +75,7 @@ pub fn verify(
     for (step, &material) in order.iter().enumerate() {
         let started = Instant::now();
         let checked = store
-            .require(&schedule, step, DEFAULT_MEMORY, &mut |_| {})
+            .require(&schedule, step, DEFAULT_MEMORY, material, &mut |_| {})
             .map_err(|e| TbError::Unchecked {
                 slice: material.to_string(),
                 cause: e.to_string(),

@@ -12,6 +12,7 @@ use buffgreen::board::{Position, Rules};
 use buffgreen::tablebase::index::SliceIndex;
 use buffgreen::tablebase::material::Masks;
 use buffgreen::tablebase::plan::{below_first, positions, zeroing_targets};
+use buffgreen::tablebase::sparse::Part;
 use buffgreen::tablebase::{format, sparse, Material, Tablebase, TbError, Value};
 use clap::Parser;
 
@@ -77,7 +78,7 @@ fn main() {
             Some(code) => Ok(code),
             None => tables.probe(q).map(Value::code),
         };
-        sparse::restore(m, &rules, stored.data, &probe, args.threads)
+        sparse::restore(m, &rules, stored.data, &probe, args.threads, Part::Whole)
     };
     if args.load_below > 0.0 {
         let start = Instant::now();
