@@ -271,7 +271,10 @@ pub fn restore(
         });
         batch.finish(part);
     });
-    if halves.len() > 1 {
+    if halves.len() > 1 && part == Part::Crowned && !crowned_in_half1 {
+        // No crowning reaches half 1: nothing of it to work out.
+        stored.resize(2 * n, UNRESTORED);
+    } else if halves.len() > 1 {
         let half0 = stored;
         let mut half1 = vec![0u8; n];
         in_parallel(&mut half1, threads, |start, part| {
