@@ -200,8 +200,8 @@ pub enum Part {
     /// Every entry.
     Whole,
     /// Those of the positions a crowning has just reached (the side not to move has a king on
-    /// its crowning row), and of half 0's non-capture positions, which the file holds. A
-    /// computation on a slice of as many pieces reads no others: it reaches other slices of
+    /// its crowning row), with the ones the file holds and the ones working those out needs.
+    /// A computation on a slice of as many pieces reads no others: it reaches other slices of
     /// its size by crownings alone. The other entries are [`UNRESTORED`].
     Crowned,
 }
@@ -217,7 +217,7 @@ const THEIR_CROWNING_ROW: u32 = 0xF;
 /// once the board is turned for the other side to move: squares 29-32.
 const OUR_CROWNING_ROW: u32 = 0xF << 28;
 
-/// Every entry of a slice (both halves), or those of `part`, from the entries `stored` of its
+/// Every entry of a slice (both halves), or those `entries` names, from the entries `stored` of its
 /// sparse file, the entries of the slices below given by `below`: first the capture
 /// positions of half 0, whose successors are all below, then half 1, whose successors are in
 /// half 0 or below. Runs on `threads` threads.
@@ -227,7 +227,7 @@ pub fn restore(
     mut stored: Vec<u8>,
     below: &dyn Below,
     threads: usize,
-    part: Part,
+    entries: Part,
 ) -> Result<Vec<u8>, TbError> {
     let halves: Vec<SliceIndex> = material.halves().into_iter().map(SliceIndex::new).collect();
     let n = halves[0].size() as usize;
@@ -236,11 +236,11 @@ pub fn restore(
     // move leads to from them: the crowned king then stands on the mover's own crowning row.
     let crowned_in_half1 = halves.len() > 1 && material.bk > 0;
     let wanted0 = |m: &Masks| {
-        part == Part::Whole
+        entries == Part::Whole
             || m.wkings & THEIR_CROWNING_ROW != 0
             || (crowned_in_half1 && m.bkings & OUR_CROWNING_ROW != 0)
     };
-    let wanted1 = |m: &Masks| part == Part::Whole || m.wkings & THEIR_CROWNING_ROW != 0;
+    let wanted1 = |m: &Masks| entries == Part::Whole || m.wkings & THEIR_CROWNING_ROW != 0;
     stored.resize(n, 0);
     let failed = Mutex::new(None);
     let fail = |e: TbError| {
@@ -271,7 +271,7 @@ pub fn restore(
         });
         batch.finish(part);
     });
-    if halves.len() > 1 && part == Part::Crowned && !crowned_in_half1 {
+    if halves.len() > 1 && entries == Part::Crowned && !crowned_in_half1 {
         // No crowning reaches half 1: nothing of it to work out.
         stored.resize(2 * n, UNRESTORED);
     } else if halves.len() > 1 {
