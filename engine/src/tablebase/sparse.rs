@@ -206,8 +206,9 @@ pub enum Part {
     Crowned,
 }
 
-/// The entry a partial restoration leaves where it works nothing out: the code of no value,
-/// so that a read of it by mistake shows in the tables built.
+/// The entry a partial restoration leaves where it works nothing out: `loss 127`, which no
+/// table under a draw rule of fewer plies holds, so that a read of it by mistake shows in the
+/// tables built.
 pub const UNRESTORED: u8 = u8::MAX;
 
 /// The opponent's crowning row in [`Masks`] (the side to move is Black): squares 1-4.
@@ -217,8 +218,8 @@ const THEIR_CROWNING_ROW: u32 = 0xF;
 /// once the board is turned for the other side to move: squares 29-32.
 const OUR_CROWNING_ROW: u32 = 0xF << 28;
 
-/// Every entry of a slice (both halves), or those `entries` names, from the entries `stored` of its
-/// sparse file, the entries of the slices below given by `below`: first the capture
+/// Every entry of a slice (both halves), or those `entries` names, from the entries `stored`
+/// of its sparse file, the entries of the slices below given by `below`: first the capture
 /// positions of half 0, whose successors are all below, then half 1, whose successors are in
 /// half 0 or below. Runs on `threads` threads.
 pub fn restore(
