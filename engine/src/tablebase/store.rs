@@ -79,18 +79,6 @@ impl Store {
                 Part::Whole
             }
         };
-        // A slice held in part where it is now needed whole is read again.
-        let partial: Vec<Material> = self
-            .loaded
-            .iter()
-            .filter(|&(m, &(_, part))| {
-                part == Part::Crowned && needed.contains(m) && part_of(*m) == Part::Whole
-            })
-            .map(|(m, _)| *m)
-            .collect();
-        for m in partial {
-            self.unload(m);
-        }
         let held: Vec<(Material, u64)> = self
             .loaded
             .iter()
@@ -102,10 +90,15 @@ impl Store {
                 self.unload(m);
             }
         }
+        // A slice held in part where it is needed whole is read again (never in dependency
+        // order: a slice is computed, and held whole, before the slices that crown into it).
         let mut missing: Vec<Material> = needed
             .iter()
             .copied()
-            .filter(|m| !self.loaded.contains_key(m))
+            .filter(|&m| match self.loaded.get(&m) {
+                None => true,
+                Some((_, held)) => *held == Part::Crowned && part_of(m) == Part::Whole,
+            })
             .collect();
         below_first(&mut missing);
         // The slices below a sparse one answer its restoration: those in memory directly,
