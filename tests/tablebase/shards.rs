@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
+use buffgreen::tablebase::index::SliceIndex;
 use buffgreen::tablebase::plan::levels;
 use buffgreen::tablebase::sparse::Part;
 use buffgreen::tablebase::{format, sparse, Material, Tablebase};
@@ -147,7 +148,7 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
             .expect("restores in part");
         let mut unrestored = 0u64;
         for (k, half) in m.halves().into_iter().enumerate() {
-            let ix = buffgreen::tablebase::index::SliceIndex::new(half);
+            let ix = SliceIndex::new(half);
             for i in 0..ix.size() {
                 let at = k * ix.size() as usize + i as usize;
                 let board = ix.board(i);
@@ -160,10 +161,10 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
         }
         // Half 1 without kings of the opponent holds no position a crowning reaches.
         if m.halves().len() > 1 && m.bk == 0 {
-            assert!(unrestored >= ix_size(m), "{m}: {unrestored}");
+            assert!(unrestored >= SliceIndex::new(m).size(), "{m}: {unrestored}");
         }
         for half in m.halves() {
-            let ix = buffgreen::tablebase::index::SliceIndex::new(half);
+            let ix = SliceIndex::new(half);
             for i in (0..ix.size()).step_by(97) {
                 let Some(pos) = ix.board(i).position() else {
                     continue;
@@ -176,11 +177,6 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
             }
         }
     }
-}
-
-/// Positions of one half of `m`.
-fn ix_size(m: Material) -> u64 {
-    buffgreen::tablebase::index::SliceIndex::new(m).size()
 }
 
 /// The slices a compressed build of 4 pieces in `dir` reads, in order, with `memory` bytes.
