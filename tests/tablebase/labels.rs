@@ -1,10 +1,13 @@
 //! The training labels of `buffgreen_tune`: the tables' result of named endings from
-//! Black's view, at their clock, under both rule settings, and the line format datagen writes
-//! and tune reads.
+//! Black's view, at their clock, under both rule settings, and the data files datagen writes
+//! and the fits read.
 
 use buffgreen::board::{fen, Rules};
 use buffgreen::tablebase::Tablebase;
-use buffgreen_tune::{parse_line, table_label, Labelled, Source};
+use std::io::Write;
+
+use buffgreen_tune::data::{open_append, DataError, Outcome, Reader, Record};
+use buffgreen_tune::table_label;
 
 use crate::tables;
 
@@ -39,32 +42,49 @@ fn table_labels_of_named_endings() {
 }
 
 #[test]
-fn lines_round_trip_and_cut_lines_are_refused() {
+fn data_files_resume_by_truncation_and_refuse_other_rules() {
+    let dir = std::env::temp_dir().join(format!("bg-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("d.bin");
+    let _ = std::fs::remove_file(&path);
     let pos = fen::parse("W:W6:B1,K10").expect("valid FEN");
-    let line = Labelled {
+    let record = |clock: u8| Record {
         pos,
-        clock: 3,
-        black: 0.5,
-        source: Source::Table,
+        clock,
+        outcome: Outcome::BlackWins,
+        exact: clock == 2,
+        score: (clock != 2).then_some(-40),
+    };
+    let (mut file, n) = open_append(&path, &Rules::ENGLISH, None).expect("new file");
+    assert_eq!(n, 0);
+    for clock in 0..3 {
+        file.write_all(&record(clock).encode()).expect("write");
     }
-    .to_string();
-    assert_eq!(line, "W:W6:B1,K10\t3\t0.5\ttable");
+    // Half a record more: a run killed in the middle of a write.
+    file.write_all(&record(9).encode()[..7]).expect("write");
+    drop(file);
     assert_eq!(
-        parse_line(&line).map(|l| (l.clock, l.black, l.source)),
-        Some((3, 0.5, Source::Table))
+        std::fs::metadata(&path).expect("size").len(),
+        16 + 3 * 16 + 7
     );
-    // The first fits' lines have no source: the game's outcome.
-    assert_eq!(
-        parse_line("W:W6:B1,K10\t0\t1").map(|l| l.source),
-        Some(Source::Game)
-    );
-    for bad in [
-        "W:W6:B1,K10\t3\t0.5\ttab",
-        "W:W6:B1,K10\t3\t1.5\tgame",
-        "W:W6:B1,K10\t3",
-        "W:W6:B1,K\t3\t0\tgame",
-        "",
-    ] {
-        assert_eq!(parse_line(bad), None, "{bad:?}");
+    // The progress counted two records: the third is cut off with the half one.
+    let (_, n) = open_append(&path, &Rules::ENGLISH, Some(2)).expect("resume");
+    assert_eq!(n, 2);
+    assert_eq!(std::fs::metadata(&path).expect("size").len(), 16 + 2 * 16);
+    let read: Vec<Record> = Reader::open(&path)
+        .expect("reader")
+        .map(|r| r.expect("record"))
+        .collect();
+    assert_eq!(read, vec![record(0), record(1)]);
+    assert_eq!(read[1].mover_score(), 0.0);
+    match open_append(&path, &Rules::BUFF_AND_GREEN, None) {
+        Err(DataError::OtherRules { .. }) => {}
+        other => panic!("{:?}", other.map(|(_, n)| n)),
     }
+    std::fs::write(&path, b"not a data file at all").expect("write");
+    assert!(matches!(
+        open_append(&path, &Rules::ENGLISH, None),
+        Err(DataError::NotData(_))
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
 }

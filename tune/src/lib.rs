@@ -1,14 +1,12 @@
-//! Training positions for fitting the evaluation (`tune/src/bin/datagen.rs` writes them,
-//! `tune/src/bin/tune.rs` reads them): the line format and the labels.
-//!
-//! A line is `FEN<TAB>clock<TAB>result[<TAB>source]`: the result from Black's view (`1`,
-//! `0.5`, `0`) and where it comes from, `game` (the outcome of the self-play game, or of its
-//! adjudication by the tables) or `table` (the endgame tables' exact result of this very
-//! position at its clock). Files without the source column (the first fits') read as `game`.
+//! The evaluation's fitting pipeline: training positions (`tune/src/bin/datagen.rs` writes
+//! them in the format of [`data`], with its [`progress`]), the labels the endgame tables give,
+//! and the fits that read them (`tune/src/bin/tune.rs`, the hand-set evaluation's parameters;
+//! `tune/src/bin/train.rs`, the network of `buffgreen::eval::net`).
 
-use std::fmt;
+pub mod data;
+pub mod progress;
 
-use buffgreen::board::{fen, Position};
+use buffgreen::board::Position;
 use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen::types::Color;
 
@@ -19,19 +17,6 @@ pub enum Source {
     Game,
     /// The tables' result of the position itself.
     Table,
-}
-
-/// One labelled position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Labelled {
-    /// The position.
-    pub pos: Position,
-    /// Its no-progress clock.
-    pub clock: u32,
-    /// The result from Black's view: 1 win, 0.5 draw, 0 loss.
-    pub black: f64,
-    /// Where [`Labelled::black`] comes from.
-    pub source: Source,
 }
 
 /// A table value (for the side to move) as a result from Black's view.
@@ -55,44 +40,4 @@ pub fn table_label(tb: &Tablebase, pos: &Position, clock: u32) -> Option<f64> {
     }
     let value = tb.probe_at(pos, clock).ok()?;
     Some(black_result(value, pos.side_to_move()))
-}
-
-impl fmt::Display for Labelled {
-    /// The line, without its end.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let source = match self.source {
-            Source::Game => "game",
-            Source::Table => "table",
-        };
-        write!(
-            f,
-            "{}\t{}\t{}\t{source}",
-            fen::write(&self.pos),
-            self.clock,
-            self.black
-        )
-    }
-}
-
-/// Reads one line; `None` for a line that is not one (a cut last line, a bad FEN, a result
-/// outside 0..=1, an unknown source).
-pub fn parse_line(line: &str) -> Option<Labelled> {
-    let mut fields = line.split('\t');
-    let pos = fen::parse(fields.next()?).ok()?;
-    let clock = fields.next()?.parse().ok()?;
-    let black: f64 = fields.next()?.parse().ok()?;
-    if !(0.0..=1.0).contains(&black) {
-        return None;
-    }
-    let source = match fields.next() {
-        None | Some("game") => Source::Game,
-        Some("table") => Source::Table,
-        Some(_) => return None,
-    };
-    Some(Labelled {
-        pos,
-        clock,
-        black,
-        source,
-    })
 }

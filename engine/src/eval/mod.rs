@@ -9,6 +9,7 @@
 
 pub mod knowledge;
 pub mod losing;
+pub mod net;
 pub mod weights;
 
 use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
@@ -74,6 +75,13 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
     if rules.losing {
         return losing::evaluate(pos, rules);
     }
+    handset(pos, rules)
+}
+
+/// The hand-written evaluation of normal checkers (the fitted parameters of [`weights`]): what
+/// a network ([`net`]) is trained to correct.
+#[inline]
+pub fn handset(pos: &Position, rules: &Rules) -> i32 {
     let score = linear(pos, rules);
     drawish(pos, rules, pos.side_to_move(), score)
 }

@@ -1,53 +1,48 @@
-//! Self-play games for fitting the evaluation to game outcomes (`tune/src/bin/tune.rs`).
+//! Training positions at scale: fast games between the engine's UCT and the lab's alpha-beta
+//! searcher, written in the binary format of [`buffgreen_tune::data`], resumable.
 //!
-//! Each game starts from an opening of the rules' deck (the balanced Buff and Green deck, or
-//! the English 3-move deck), then a few uniformly random plies (so that the same
-//! opening does not give the same game twice), then both sides are the engine at a fixed
-//! iteration budget with its own seed. Every position of the game after the random plies is
-//! written with the game's result.
+//! Each game starts from an opening of the rules' deck (the English 3-move deck, or the
+//! balanced Buff and Green deck), then a few uniformly random plies, so that no two games are
+//! alike. Each side is, by the game's own draw, the UCT at a few thousand iterations or the
+//! alpha-beta searcher at a node budget of the same order of time; now and then a side plays a
+//! random move instead of its search's, so that the data also holds the positions a search
+//! tree visits after a bad move. Every quiet position (no capture pending) after the opening's
+//! random plies is written with the game's result and the score of the search that moved there.
 //!
-//! `losing`: losing checkers (`Losing`: the side with no legal move wins), for fitting the
-//! losing evaluation.
+//! With `--tables DIR` a game ends at its first position the tables cover, labelled by their
+//! exact result at its clock under the draw rule: the positions before it take that result
+//! (a won ending is won whoever would have botched it), and it and a few tabled plies after
+//! it (the tables playing a move that keeps the result) are labelled by their own exact value.
 //!
-//! With `tables=DIR` (endgame tables of these rules) a game ends at its first position the
-//! tables cover, with their result: the plies of a tabled ending cost searches and teach
-//! nothing the tables do not know exactly. The positions before it take that result; the
-//! covered position and up to `tabled-plies=N` (default 8) more, played from it by the
-//! tables (a random move among those that keep the result, the fastest conversions of a
-//! win), are labelled by the tables' result of each position itself (source `table`).
-//!
-//! With `tables=DIR` and `play-out`, the game is not ended there: the engine (searching
-//! without the tables) plays it to its end, every position the tables cover is labelled by the
-//! tables' result of itself, and the positions before the first covered one by that one's
-//! result. So the endings the engine plays by its evaluation when it has no tables are in the
-//! data, with exact labels.
-//!
-//! `cargo run --release -p buffgreen-tune --bin datagen -- -- GAMES NODES THREADS OUT [RANDOM_PLIES] [SEED]
-//! [english] [losing] [tables=DIR] [tabled-plies=N] [play-out]`
-//!
-//! Output: one line a position in the format of [`buffgreen_tune`]:
-//! `FEN<TAB>clock<TAB>result<TAB>source`, the result from Black's view (`1`, `0.5`, `0`).
+//! `datagen run --out FILE [--rules english|buffgreen] ...` appends to FILE and to
+//! `FILE.progress`, a few `key value` lines that say how far it is; run again with the same
+//! `--out` it resumes where the progress file says (the seeds of a resumed run differ from
+//! those before, so no game is played twice). `datagen status FILE` prints the progress.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
+use clap::{Parser, Subcommand, ValueEnum};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use std::path::Path;
-use std::sync::Arc;
-
-use buffgreen::board::{Game, GameResult, Rules};
+use buffgreen::board::{has_captures, Game, GameResult, Rules};
 use buffgreen::openings;
 use buffgreen::search::tables::Endgame;
-use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
-use buffgreen::tablebase::Tablebase;
-use buffgreen::types::Color;
-use buffgreen_tune::{self as texel, Labelled, Source};
+use buffgreen::search::{Control, Limits, Score, SearchConfig, SearchEvent, Searcher};
+use buffgreen::tablebase::{self, Tablebase};
+use buffgreen::types::{Color, Move};
+use buffgreen_lab::alphabeta::{self, Budget};
+use buffgreen_tune::data::{self, Outcome, Record};
+use buffgreen_tune::progress::Progress;
+use buffgreen_tune::table_label;
 
-/// The English 3-move openings, read by the match runner's own loader.
+/// The English 3-move openings.
 const ENGLISH_OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../openings/3move.tsv");
 /// The Buff and Green deck (openings a deep search scores level under these rules).
 const BUFFGREEN_OPENINGS: &str = concat!(
@@ -55,201 +50,431 @@ const BUFFGREEN_OPENINGS: &str = concat!(
     "/../openings/buffgreen-balanced.tsv"
 );
 
-fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> T {
-    args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
+/// Plies after which a game that has not ended is given up (not written): the draw rule ends
+/// every real game long before.
+const MAX_PLIES: usize = 600;
+
+#[derive(Parser)]
+#[command(
+    name = "datagen",
+    about = "Training positions from fast games, resumable"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let games: usize = arg(&args, 1, 100);
-    let nodes: u64 = arg(&args, 2, 3000);
-    let threads: usize = arg(&args, 3, 2);
-    let out: String = arg(&args, 4, "datagen.tsv".to_string());
-    let random_plies: usize = arg(&args, 5, 2);
-    let seed: u64 = arg(&args, 6, 1);
-    let keyword = |name: &str| {
-        args.iter()
-            .skip(7)
-            .find_map(|a| a.strip_prefix(name).map(str::to_string))
-    };
-    let (rules, deck) = if keyword("english").is_some() {
-        (Rules::ENGLISH, ENGLISH_OPENINGS)
-    } else {
-        (Rules::default(), BUFFGREEN_OPENINGS)
+#[derive(Clone, Copy, ValueEnum)]
+enum RuleSet {
+    /// English checkers.
+    English,
+    /// Buff and Green checkers.
+    Buffgreen,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play games and append their positions to FILE (resumes FILE when it exists).
+    Run(RunArgs),
+    /// Print how far FILE's generation is.
+    Status {
+        /// The data file.
+        file: PathBuf,
+    },
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The data file (its progress is FILE.progress).
+    #[arg(long)]
+    out: PathBuf,
+    /// The rules.
+    #[arg(long, value_enum, default_value = "english")]
+    rules: RuleSet,
+    /// Losing checkers.
+    #[arg(long)]
+    losing: bool,
+    /// Stop once the file holds this many positions.
+    #[arg(long, default_value_t = 50_000_000)]
+    positions: u64,
+    /// Search threads (one game each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: u64,
+    /// The run's seed (mixed with the session's number and the game's).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Endgame tables of the rules (a root laid out by rules, or a folder of slices).
+    #[arg(long)]
+    tables: Option<PathBuf>,
+    /// The UCT's iterations per move: drawn per game between this and twice this.
+    #[arg(long, default_value_t = 1500)]
+    uct_nodes: u64,
+    /// The alpha-beta's nodes per move: drawn per game between this and twice this.
+    #[arg(long, default_value_t = 6000)]
+    ab_nodes: u64,
+    /// Random plies after the deck's opening: drawn per game up to this.
+    #[arg(long, default_value_t = 6)]
+    random_plies: u32,
+    /// Chance in a thousand that a side plays a random move instead of its search's.
+    #[arg(long, default_value_t = 20)]
+    blunders: u32,
+    /// Seconds between two saves of the progress.
+    #[arg(long, default_value_t = 20)]
+    save_every: u64,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Status { file } => match Progress::load(&Progress::path_of(&file)) {
+            Ok(Some(p)) => {
+                println!("{}", p.summary());
+                ExitCode::SUCCESS
+            }
+            Ok(None) => {
+                eprintln!("{}: no progress file", file.display());
+                ExitCode::from(1)
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Run(args) => match run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("datagen: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// A side's player for one game.
+#[derive(Clone, Copy, Debug)]
+enum Player {
+    /// The engine's UCT at this many iterations a move.
+    Uct(u64),
+    /// The alpha-beta searcher at this many nodes a move.
+    AlphaBeta(u64),
+}
+
+/// What the threads share.
+struct Shared {
+    file: File,
+    progress: Progress,
+    last_save: Instant,
+}
+
+fn run(args: &RunArgs) -> Result<(), String> {
+    let (rules, deck) = match args.rules {
+        RuleSet::English => (Rules::ENGLISH, ENGLISH_OPENINGS),
+        RuleSet::Buffgreen => (Rules::default(), BUFFGREEN_OPENINGS),
     };
     let rules = Rules {
-        losing: keyword("losing").is_some(),
+        losing: args.losing,
         ..rules
     };
-    let tabled_plies: usize = keyword("tabled-plies=")
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(8);
-    let tables = keyword("tables=").map(|dir| {
-        match Tablebase::open(Path::new(&dir), &rules)
-            .ok()
-            .and_then(|tb| Endgame::new(Arc::new(tb), u32::MAX))
-        {
-            Some(t) => t,
-            None => {
-                eprintln!("cannot open the tables of these rules in {dir}");
-                std::process::exit(2);
-            }
+    let progress_path = Progress::path_of(&args.out);
+    let mut progress = Progress::load(&progress_path)
+        .map_err(|e| e.to_string())?
+        .unwrap_or_default();
+    let keep = (progress.sessions > 0).then_some(progress.positions);
+    let (file, records) = data::open_append(&args.out, &rules, keep).map_err(|e| e.to_string())?;
+    progress.positions = records;
+    progress.sessions += 1;
+    progress.target = args.positions;
+    let tables = match &args.tables {
+        None => None,
+        Some(dir) => {
+            let dir = tablebase::home::resolve(dir, &rules);
+            let tb = Tablebase::open(&dir, &rules)
+                .map_err(|e| format!("tables in {}: {e}", dir.display()))?;
+            Some(
+                Endgame::new(Arc::new(tb), u32::MAX)
+                    .ok_or_else(|| format!("no tables of these rules in {}", dir.display()))?,
+            )
         }
+    };
+    let openings: Vec<Game> = openings::load(deck, &rules)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|o| o.game)
+        .collect();
+    if openings.is_empty() {
+        return Err(format!("{deck}: no openings"));
+    }
+    eprintln!("datagen: resuming at {}", progress.summary());
+    let session = progress.sessions;
+    let shared = Mutex::new(Shared {
+        file,
+        progress,
+        last_save: Instant::now(),
     });
-    let tables = tables.as_ref();
-    let play_out = keyword("play-out").is_some();
-    let openings: Vec<_> = match openings::load(deck, &rules) {
-        Ok(list) => list.iter().map(|o| *o.game.position()).collect(),
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
-    let file = match File::create(&out) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("cannot write {out}: {e}");
-            std::process::exit(2);
-        }
-    };
-    let sink = Mutex::new(BufWriter::new(file));
-    let next = AtomicUsize::new(0);
-    let tally = Mutex::new([0usize; 3]);
+    let started = Instant::now();
+    let seconds_before = shared
+        .lock()
+        .map(|s| s.progress.seconds)
+        .unwrap_or_default();
+    let failed = AtomicBool::new(false);
+    let next_game = std::sync::atomic::AtomicU64::new(0);
     std::thread::scope(|s| {
-        for _ in 0..threads {
+        for _ in 0..args.threads {
             s.spawn(|| {
-                let config = SearchConfig {
-                    hash_mib: 32,
-                    move_overhead_ms: 0,
-                    ..SearchConfig::default()
-                };
-                let mut searcher = Searcher::new(&config);
-                let control = Control::default();
-                let limits = Limits {
-                    nodes: Some(nodes),
-                    ..Limits::default()
-                };
+                let mut gen = Generator::new(rules, args, tables.as_ref());
                 loop {
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= games {
-                        break;
+                    let g = next_game.fetch_add(1, Ordering::Relaxed);
+                    let seed = mix(args.seed, session, g);
+                    let opening = &openings[(seed % openings.len() as u64) as usize];
+                    let game = gen.play(opening.clone(), seed);
+                    let Ok(mut sh) = shared.lock() else { return };
+                    if failed.load(Ordering::Relaxed) || sh.progress.positions >= args.positions {
+                        return;
                     }
-                    let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g as u64);
-                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed);
-                    let mut game = Game::new(openings[g % openings.len()], 0, rules);
-                    for _ in 0..random_plies {
-                        let moves = game.legal_moves();
-                        if moves.is_empty() {
-                            break;
+                    if let Some(game) = game {
+                        let mut bytes = Vec::with_capacity(game.records.len() * 16);
+                        for r in &game.records {
+                            bytes.extend_from_slice(&r.encode());
                         }
-                        game.play(moves[rng.gen_range(0..moves.len())]);
-                    }
-                    searcher.configure(&SearchConfig {
-                        seed: game_seed % 1_000_000,
-                        ..config.clone()
-                    });
-                    searcher.new_game();
-                    let mut seen = Vec::new();
-                    let mut adjudicated = None;
-                    // Played out: the covered positions, each with its own tables' label.
-                    let mut covered = Vec::new();
-                    while game.result() == GameResult::Ongoing {
-                        let (pos, clock) = (*game.position(), game.clock());
-                        if let Some(t) = tables.filter(|t| t.covers(&pos)) {
-                            let label = texel::table_label(t.tablebase(), &pos, clock);
-                            if play_out {
-                                if let Some(black) = label {
-                                    adjudicated = adjudicated.or(label);
-                                    covered.push(Labelled {
-                                        pos,
-                                        clock,
-                                        black,
-                                        source: Source::Table,
-                                    });
-                                }
-                            } else if label.is_some() {
-                                adjudicated = label;
-                                break;
-                            }
+                        if let Err(e) = sh.file.write_all(&bytes) {
+                            eprintln!("datagen: {}: {e}", args.out.display());
+                            failed.store(true, Ordering::Relaxed);
+                            return;
                         }
-                        if covered.is_empty() {
-                            seen.push((pos, clock));
+                        sh.progress
+                            .add_game(&game.records, game.outcome, game.tabled);
+                    }
+                    let now = Instant::now();
+                    let done = sh.progress.positions >= args.positions;
+                    if done || now.duration_since(sh.last_save).as_secs() >= args.save_every {
+                        sh.progress.seconds = seconds_before + started.elapsed().as_secs_f64();
+                        if let Err(e) = save(&mut sh, &progress_path) {
+                            eprintln!("datagen: {e}");
+                            failed.store(true, Ordering::Relaxed);
+                            return;
                         }
-                        let found = searcher.search(&game, &limits, &control, &mut |_| {});
-                        let Some(mv) = found.best else { break };
-                        if !game.play(mv) {
-                            eprintln!("illegal move {mv}");
-                            std::process::exit(1);
-                        }
-                    }
-                    let black = match (adjudicated, game.result()) {
-                        (Some(label), _) => label,
-                        (None, GameResult::Win(Color::Black)) => 1.0,
-                        (None, GameResult::Win(Color::White)) => 0.0,
-                        _ => 0.5,
-                    };
-                    let mut lines: Vec<Labelled> = seen
-                        .iter()
-                        .map(|&(pos, clock)| Labelled {
-                            pos,
-                            clock,
-                            black,
-                            source: Source::Game,
-                        })
-                        .collect();
-                    if play_out {
-                        lines.append(&mut covered);
-                    } else if let (Some(t), Some(_)) = (tables, adjudicated) {
-                        lines.extend(tabled_line(t, &mut game, &mut rng, tabled_plies));
-                    }
-                    let slot = if black == 1.0 {
-                        0
-                    } else if black == 0.0 {
-                        2
-                    } else {
-                        1
-                    };
-                    let mut w = sink.lock().unwrap_or_else(|e| e.into_inner());
-                    for line in &lines {
-                        let _ = writeln!(w, "{line}");
-                    }
-                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                    t[slot] += 1;
-                    let done = t.iter().sum::<usize>();
-                    if done % 100 == 0 {
-                        eprintln!("{done} games: black +{} ={} -{}", t[0], t[1], t[2]);
+                        sh.last_save = now;
+                        eprintln!("datagen: {}", sh.progress.summary());
                     }
                 }
             });
         }
     });
-    let mut w = sink.lock().unwrap_or_else(|e| e.into_inner());
-    let _ = w.flush();
-    let t = tally.lock().unwrap_or_else(|e| e.into_inner());
-    println!("{games} games: black +{} ={} -{}", t[0], t[1], t[2]);
+    let mut sh = shared.lock().map_err(|_| "a thread failed".to_string())?;
+    sh.progress.seconds = seconds_before + started.elapsed().as_secs_f64();
+    save(&mut sh, &progress_path)?;
+    println!("{}", sh.progress.summary());
+    if failed.load(Ordering::Relaxed) {
+        return Err("stopped by an error".into());
+    }
+    Ok(())
 }
 
-/// The covered position `game` stands on and up to `plies` more, each a random move among
-/// those that keep the tables' result, each labelled by the tables' result of itself.
+/// Makes the data written so far durable, then the progress that counts it.
+fn save(sh: &mut Shared, path: &Path) -> Result<(), String> {
+    sh.file
+        .sync_data()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    sh.progress.save(path).map_err(|e| e.to_string())
+}
+
+/// A game's seed from the run's, the session's and the game's numbers (SplitMix64's finaliser,
+/// so that neighbouring numbers give unrelated seeds).
+fn mix(seed: u64, session: u64, game: u64) -> u64 {
+    let mut z = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(session << 40)
+        .wrapping_add(game);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One game's labelled positions.
+struct Played {
+    records: Vec<Record>,
+    outcome: Outcome,
+    tabled: bool,
+}
+
+/// A thread's players and the game loop.
+struct Generator<'a> {
+    rules: Rules,
+    args: &'a RunArgs,
+    tables: Option<&'a Endgame>,
+    uct: Searcher,
+    ab: alphabeta::Searcher,
+}
+
+impl<'a> Generator<'a> {
+    fn new(rules: Rules, args: &'a RunArgs, tables: Option<&'a Endgame>) -> Generator<'a> {
+        let config = SearchConfig {
+            hash_mib: 16,
+            move_overhead_ms: 0,
+            ..SearchConfig::default()
+        };
+        Generator {
+            rules,
+            args,
+            tables,
+            uct: Searcher::new(&config),
+            ab: alphabeta::Searcher::new(rules, 8, None),
+        }
+    }
+
+    /// Plays one game from `opening`; `None` when it did not end within [`MAX_PLIES`].
+    fn play(&mut self, mut game: Game, seed: u64) -> Option<Played> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let random = rng.gen_range(0..=self.args.random_plies);
+        for _ in 0..random {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            game.play(moves[rng.gen_range(0..moves.len())]);
+        }
+        let draw_player = |rng: &mut Xoshiro256PlusPlus| {
+            if rng.gen_bool(0.5) {
+                Player::Uct(rng.gen_range(self.args.uct_nodes..=2 * self.args.uct_nodes))
+            } else {
+                Player::AlphaBeta(rng.gen_range(self.args.ab_nodes..=2 * self.args.ab_nodes))
+            }
+        };
+        let players = [draw_player(&mut rng), draw_player(&mut rng)];
+        self.uct.configure(&SearchConfig {
+            hash_mib: 16,
+            move_overhead_ms: 0,
+            seed: seed % 1_000_000,
+            ..SearchConfig::default()
+        });
+        self.uct.new_game();
+        self.ab.clear();
+        let mut records = Vec::new();
+        let mut tabled = None;
+        while game.result() == GameResult::Ongoing {
+            if game.moves().len() > MAX_PLIES {
+                return None;
+            }
+            let (pos, clock) = (*game.position(), game.clock());
+            if let Some(t) = self.tables.filter(|t| t.covers(&pos)) {
+                if let Some(black) = table_label(t.tablebase(), &pos, clock) {
+                    tabled = Some(black);
+                    break;
+                }
+            }
+            let player = players[pos.side_to_move().index()];
+            let (mv, score) = match player {
+                Player::Uct(nodes) => self.uct_move(&game, nodes),
+                Player::AlphaBeta(nodes) => self.ab_move(&game, nodes),
+            };
+            let mv = mv?;
+            if !has_captures(&pos, &self.rules) {
+                records.push(Record {
+                    pos,
+                    clock: clock.min(255) as u8,
+                    outcome: Outcome::Draw,
+                    exact: false,
+                    score,
+                });
+            }
+            let mv = if rng.gen_range(0..1000) < self.args.blunders {
+                let moves = game.legal_moves();
+                moves[rng.gen_range(0..moves.len())]
+            } else {
+                mv
+            };
+            if !game.play(mv) {
+                return None;
+            }
+        }
+        let outcome = match (tabled, game.result()) {
+            (Some(black), _) => Outcome::of_black_score(black),
+            (None, GameResult::Win(Color::Black)) => Outcome::BlackWins,
+            (None, GameResult::Win(Color::White)) => Outcome::WhiteWins,
+            _ => Outcome::Draw,
+        };
+        for r in &mut records {
+            r.outcome = outcome;
+        }
+        if let (Some(t), Some(_)) = (self.tables, tabled) {
+            records.extend(tabled_line(t, &mut game, &mut rng, &self.rules));
+        }
+        Some(Played {
+            records,
+            outcome,
+            tabled: tabled.is_some(),
+        })
+    }
+
+    /// The UCT's move and its score for the side to move.
+    fn uct_move(&mut self, game: &Game, nodes: u64) -> (Option<Move>, Option<i16>) {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut score = None;
+        let found = self
+            .uct
+            .search(game, &limits, &Control::default(), &mut |event| {
+                if let SearchEvent::Info(info) = event {
+                    if info.multipv == 1 {
+                        score = Some(match info.score {
+                            Score::Cp(cp) => cp.clamp(-20_000, 20_000) as i16,
+                            Score::Mate(n) if n > 0 => (30_000 - n.min(9_999)) as i16,
+                            Score::Mate(n) => (-30_000 - n.max(-9_999)) as i16,
+                        });
+                    }
+                }
+            });
+        (found.best, score)
+    }
+
+    /// The alpha-beta's move and its score for the side to move.
+    fn ab_move(&mut self, game: &Game, nodes: u64) -> (Option<Move>, Option<i16>) {
+        let budget = Budget {
+            nodes: Some(nodes),
+            ..Budget::default()
+        };
+        let mut score = None;
+        let (mv, _) = self.ab.search(
+            game.position(),
+            game.clock(),
+            budget,
+            Arc::new(AtomicBool::new(false)),
+            |it| score = Some(it.score.clamp(-30_000, 30_000) as i16),
+        );
+        (mv, score)
+    }
+}
+
+/// Plies the tables play on from the first covered position, each position labelled by its
+/// own exact value.
+const TABLED_PLIES: usize = 8;
+
+/// The covered position `game` stands on and up to [`TABLED_PLIES`] more, each a random move
+/// among those that keep the tables' result, quiet ones labelled by their own exact value.
 fn tabled_line(
     t: &Endgame,
     game: &mut Game,
     rng: &mut Xoshiro256PlusPlus,
-    plies: usize,
-) -> Vec<Labelled> {
+    rules: &Rules,
+) -> Vec<Record> {
     let mut out = Vec::new();
-    for ply in 0..=plies {
+    for ply in 0..=TABLED_PLIES {
         let (pos, clock) = (*game.position(), game.clock());
-        let Some(black) = texel::table_label(t.tablebase(), &pos, clock) else {
+        let Some(black) = table_label(t.tablebase(), &pos, clock) else {
             break;
         };
-        out.push(Labelled {
-            pos,
-            clock,
-            black,
-            source: Source::Table,
-        });
-        if ply == plies || game.result() != GameResult::Ongoing {
+        if !has_captures(&pos, rules) {
+            out.push(Record {
+                pos,
+                clock: clock.min(255) as u8,
+                outcome: Outcome::of_black_score(black),
+                exact: true,
+                score: None,
+            });
+        }
+        if ply == TABLED_PLIES || game.result() != GameResult::Ongoing {
             break;
         }
         let Some(root) = t.root(&pos, game.rules(), clock) else {

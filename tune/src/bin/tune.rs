@@ -8,9 +8,9 @@
 //! move must capture are left out: the evaluation only ever scores quiet positions. The last
 //! tenth of the file is held out to check the fit on games it has not seen.
 //!
-//! The file's lines are those of [`buffgreen_tune`]: a position labelled by the
-//! endgame tables (source `table`) is fitted to the tables' exact result, the others to their
-//! game's outcome; the losses are also shown for each source apart.
+//! The file is one of `datagen` ([`buffgreen_tune::data`]): a position labelled by the
+//! endgame tables' value of itself is fitted to that exact result, the others to their game's
+//! outcome; the losses are also shown for each source apart.
 //!
 //! `cargo run --release -p buffgreen-tune --bin tune -- -- FILE [EPOCHS] [L2] [english] [losing] [base]
 //! [keep-scale]`
@@ -33,13 +33,11 @@
 //! Prints the loss of the present parameters, the best logistic scale for them, the fitted
 //! parameters as a Rust array, and the held-out loss of both.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
-
 use buffgreen::board::{has_captures, Rules};
 use buffgreen::eval::weights::{self, Weights, PARAMS};
 use buffgreen::eval::{self, LOGISTIC_SCALE};
-use buffgreen_tune::{self as texel, Source};
+use buffgreen_tune::data::Reader;
+use buffgreen_tune::Source;
 
 /// One training position.
 struct Sample {
@@ -53,21 +51,33 @@ struct Sample {
 }
 
 fn load(path: &str, rules: &Rules) -> Vec<Sample> {
-    let file = match File::open(path) {
-        Ok(f) => f,
+    let reader = match Reader::open(std::path::Path::new(path)) {
+        Ok(r) if r.rules() == *rules => r,
+        Ok(_) => {
+            eprintln!("{path}: positions of other rules than asked for");
+            std::process::exit(2);
+        }
         Err(e) => {
-            eprintln!("cannot read {path}: {e}");
+            eprintln!("{e}");
             std::process::exit(2);
         }
     };
     let mut out = Vec::new();
     let mut f = Vec::new();
-    for line in BufReader::new(file).lines().map_while(Result::ok) {
-        let Some(texel::Labelled {
-            pos, black, source, ..
-        }) = texel::parse_line(&line)
-        else {
-            continue;
+    for record in reader {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                std::process::exit(2);
+            }
+        };
+        let pos = record.pos;
+        let black = record.outcome.black_score();
+        let source = if record.exact {
+            Source::Table
+        } else {
+            Source::Game
         };
         if has_captures(&pos, rules) {
             continue;
@@ -152,7 +162,7 @@ fn losing_start(short_kings: bool) -> Weights {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let path = args.get(1).cloned().unwrap_or_else(|| "datagen.tsv".into());
+    let path = args.get(1).cloned().unwrap_or_else(|| "datagen.bin".into());
     let epochs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let l2: f64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1e-7);
     let english = args.iter().skip(4).any(|a| a == "english");

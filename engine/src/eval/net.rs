@@ -1,0 +1,274 @@
+//! A small learned evaluation: a network of two hidden layers over the pieces, seen from the
+//! side to move, in integer arithmetic.
+//!
+//! Inputs: 128, one per (kind, square) — the mover's men and kings, the opponent's men and
+//! kings — on the board turned so that the side to move always plays "up" (Black as it stands;
+//! White's squares turned half round, square `s` to `33 - s`). The same position with the
+//! colours swapped is then the same input, and the network learns one game, not two.
+//!
+//! Layers: inputs to [`H1`] clipped units, to [`H2`] clipped units, to one output, the logit
+//! of the side to move's expected result. Arithmetic: the first layer's weights and the
+//! activations are in units of 1/[`QA`], the other weights likewise; products of the second
+//! and third layers are in 1/`QA`², so every layer is exact integer sums, the same on every
+//! machine, and the search's node counts do not depend on the floating-point unit.
+//!
+//! `tune/src/bin/train.rs` fits the network in floating point and writes it in the format
+//! [`Network::parse`] reads, rounded to this fixed point.
+
+use thiserror::Error;
+
+use crate::board::Position;
+use crate::types::Color;
+
+/// Inputs: four kinds of piece on 32 squares.
+pub const INPUTS: usize = 128;
+/// Units of the first hidden layer.
+pub const H1: usize = 128;
+/// Units of the second hidden layer.
+pub const H2: usize = 32;
+/// The fixed-point scale of weights and activations (an activation of 1.0 is `QA`).
+pub const QA: i32 = 64;
+/// The largest first-layer weight magnitude, in float units: with [`QA`] and at most 32 pieces,
+/// every first-layer sum fits an `i16`.
+pub const W1_LIMIT: f32 = 8.0;
+/// The first bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"BGNN0001";
+
+/// Why bytes are not a network.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NetError {
+    /// The file does not start with [`MAGIC`].
+    #[error("not a network file (no BGNN0001 header)")]
+    Magic,
+    /// The layer sizes are not this build's.
+    #[error("layer sizes {0}x{1}x{2}, this build reads {INPUTS}x{H1}x{H2}")]
+    Shape(usize, usize, usize),
+    /// The file ends before its weights do, or goes on after them.
+    #[error("{0} bytes of weights, {1} expected")]
+    Length(usize, usize),
+}
+
+/// The integer weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// First layer, input-major: the [`H1`] weights of input `i` start at `i * H1`.
+    pub w1: Vec<i16>,
+    /// First layer biases.
+    pub b1: Vec<i16>,
+    /// Second layer, unit-major: the [`H1`] weights of unit `j` start at `j * H1`.
+    pub w2: Vec<i16>,
+    /// Second layer biases, in 1/`QA`².
+    pub b2: Vec<i32>,
+    /// Output weights.
+    pub w3: Vec<i16>,
+    /// Output bias, in 1/`QA`².
+    pub b3: i32,
+}
+
+/// The bytes of a network file with these layer sizes: header, then little-endian `i16`
+/// weights (w1, b1, w2), `i32` (b2), `i16` (w3), `i32` (b3).
+const fn file_len() -> usize {
+    8 + 6 + 2 * (INPUTS * H1 + H1 + H1 * H2) + 4 * H2 + 2 * H2 + 4
+}
+
+impl Network {
+    /// Reads a network file.
+    pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < 14 || &bytes[..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let dim = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]) as usize;
+        let (i, h1, h2) = (dim(8), dim(10), dim(12));
+        if (i, h1, h2) != (INPUTS, H1, H2) {
+            return Err(NetError::Shape(i, h1, h2));
+        }
+        if bytes.len() != file_len() {
+            return Err(NetError::Length(bytes.len() - 14, file_len() - 14));
+        }
+        let mut at = 14;
+        let mut i16s = |n: usize| {
+            let v: Vec<i16> = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let w1 = i16s(INPUTS * H1);
+        let b1 = i16s(H1);
+        let w2 = i16s(H1 * H2);
+        let b2: Vec<i32> = bytes[at..at + 4 * H2]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        at += 4 * H2;
+        let w3: Vec<i16> = bytes[at..at + 2 * H2]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        at += 2 * H2;
+        let b3 = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        Ok(Network {
+            w1,
+            b1,
+            w2,
+            b2,
+            w3,
+            b3,
+        })
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_len());
+        out.extend_from_slice(MAGIC);
+        for d in [INPUTS, H1, H2] {
+            out.extend_from_slice(&(d as u16).to_le_bytes());
+        }
+        for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in &self.b2 {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in &self.w3 {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b3.to_le_bytes());
+        out
+    }
+
+    /// The logit of the side to move's expected result, in 1/`QA`².
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        let mut inputs = [0u16; 32];
+        let n = active(pos, &mut inputs);
+        self.raw_inputs(&inputs[..n])
+    }
+
+    /// [`Network::raw`] of the position whose active inputs are `inputs` (as [`active`] gives
+    /// them).
+    #[inline]
+    pub fn raw_inputs(&self, inputs: &[u16]) -> i32 {
+        let mut acc = [0i16; H1];
+        acc.copy_from_slice(&self.b1);
+        for &i in inputs {
+            let row = &self.w1[i as usize * H1..][..H1];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(w);
+            }
+        }
+        let mut a1 = [0i16; H1];
+        for (x, &a) in a1.iter_mut().zip(&acc) {
+            *x = a.clamp(0, QA as i16);
+        }
+        let mut out = self.b3;
+        for j in 0..H2 {
+            let row = &self.w2[j * H1..][..H1];
+            let sum: i32 = a1
+                .iter()
+                .zip(row)
+                .map(|(&x, &w)| i32::from(x) * i32::from(w))
+                .sum();
+            let a2 = ((sum + self.b2[j]) / QA).clamp(0, QA);
+            out += a2 * i32::from(self.w3[j]);
+        }
+        out
+    }
+
+    /// The evaluation in the engine's centi-men: the logit times the evaluation's logistic
+    /// scale, so that [`crate::search::value::of_score`] turns it back into the expected result.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let raw = i64::from(self.raw(pos));
+        (raw * super::LOGISTIC_SCALE as i64 / i64::from(QA * QA)) as i32
+    }
+}
+
+/// The active inputs of `pos` (at most 32: one per piece) into `out`; returns how many.
+#[inline]
+pub fn active(pos: &Position, out: &mut [u16; 32]) -> usize {
+    let me = pos.side_to_move();
+    let turn = |s: usize| if me == Color::Black { s } else { 31 - s };
+    let mut n = 0;
+    for (plane, set) in [pos.men(me), pos.kings(me), pos.men(!me), pos.kings(!me)]
+        .into_iter()
+        .enumerate()
+    {
+        for sq in set {
+            if n < out.len() {
+                out[n] = (plane * 32 + turn(sq.index())) as u16;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::fen;
+
+    /// A network with every weight drawn from a small fixed generator.
+    fn network() -> Network {
+        let mut x = 12345u32;
+        let mut next = |m: i32| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            ((x >> 16) as i32 % (2 * m + 1)) - m
+        };
+        Network {
+            w1: (0..INPUTS * H1).map(|_| next(40) as i16).collect(),
+            b1: (0..H1).map(|_| next(30) as i16).collect(),
+            w2: (0..H1 * H2).map(|_| next(60) as i16).collect(),
+            b2: (0..H2).map(|_| next(2000)).collect(),
+            w3: (0..H2).map(|_| next(60) as i16).collect(),
+            b3: next(500),
+        }
+    }
+
+    #[test]
+    fn networks_round_trip_through_their_file_format() {
+        let net = network();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_len());
+        assert_eq!(Network::parse(&bytes), Ok(net));
+        assert_eq!(Network::parse(b"BGNN0002"), Err(NetError::Magic));
+        assert_eq!(
+            Network::parse(&bytes[..bytes.len() - 1]),
+            Err(NetError::Length(file_len() - 15, file_len() - 14))
+        );
+        let mut other = bytes.clone();
+        other[10] = 64;
+        assert_eq!(Network::parse(&other), Err(NetError::Shape(INPUTS, 64, H2)));
+    }
+
+    #[test]
+    fn inputs_see_the_board_from_the_side_to_move() {
+        // The same position turned half round with the colours swapped is the same input.
+        let pos = fen::parse("W:W29,30,K9:B25,K5").unwrap();
+        let turned = fen::parse("B:W8,K28:B3,4,K24").unwrap();
+        let (mut a, mut b) = ([0u16; 32], [0u16; 32]);
+        let n = active(&pos, &mut a);
+        assert_eq!(n, active(&turned, &mut b));
+        a[..n].sort_unstable();
+        b[..n].sort_unstable();
+        assert_eq!(a[..n], b[..n]);
+        // White men on 29 and 30 are the mover's men on 4 and 3 (indices 3 and 2).
+        assert_eq!(a[..n], [2, 3, 32 + 23, 64 + 7, 96 + 27]);
+        let net = network();
+        assert_eq!(net.raw(&pos), net.raw(&turned));
+        // The integer pass by hand for one input: the first layer's sums clipped, the
+        // second's divided back to the fixed point and clipped, the output's dot product.
+        let one = [5u16];
+        let a1: Vec<i32> = (0..H1)
+            .map(|k| (i32::from(net.b1[k]) + i32::from(net.w1[5 * H1 + k])).clamp(0, QA))
+            .collect();
+        let mut want = net.b3;
+        for j in 0..H2 {
+            let sum: i32 = (0..H1).map(|k| a1[k] * i32::from(net.w2[j * H1 + k])).sum();
+            want += ((sum + net.b2[j]) / QA).clamp(0, QA) * i32::from(net.w3[j]);
+        }
+        assert_eq!(net.raw_inputs(&one), want);
+    }
+}
