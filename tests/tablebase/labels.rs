@@ -54,6 +54,7 @@ fn data_files_resume_by_truncation_and_refuse_other_rules() {
         outcome: Outcome::BlackWins,
         exact: clock == 2,
         score: (clock != 2).then_some(-40),
+        alpha_beta: clock == 1,
     };
     let (mut file, n) = open_append(&path, &Rules::ENGLISH, None).expect("new file");
     assert_eq!(n, 0);

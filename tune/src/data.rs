@@ -8,7 +8,7 @@
 //! | 0-3 | Black's pieces, bit `i` for square `i + 1` (little-endian) |
 //! | 4-7 | White's pieces |
 //! | 8-11 | the kings (of both sides) |
-//! | 12 | flags: bit 0 White to move; bits 1-2 the result from Black's view (0 loss, 1 draw, 2 win); bit 3 the result is the tables' exact value of this very position; bit 4 the score is set |
+//! | 12 | flags: bit 0 White to move; bits 1-2 the result from Black's view (0 loss, 1 draw, 2 win); bit 3 the result is the tables' exact value of this very position; bit 4 the score is set; bit 5 the score is the alpha-beta searcher's (else the UCT's) |
 //! | 13 | the no-progress clock (saturated at 255) |
 //! | 14-15 | the score for the side to move, centi-men (little-endian `i16`), 0 when unset |
 //!
@@ -106,6 +106,8 @@ pub struct Record {
     pub exact: bool,
     /// The searcher's score for the side to move, centi-men, when it searched this position.
     pub score: Option<i16>,
+    /// The score is the alpha-beta searcher's, not the UCT's.
+    pub alpha_beta: bool,
 }
 
 /// The 32 squares of `b` packed into bits 0-31.
@@ -143,7 +145,8 @@ impl Record {
         out[12] = u8::from(p.side_to_move() == Color::White)
             | result << 1
             | u8::from(self.exact) << 3
-            | u8::from(self.score.is_some()) << 4;
+            | u8::from(self.score.is_some()) << 4
+            | u8::from(self.alpha_beta) << 5;
         out[13] = self.clock;
         out[14..16].copy_from_slice(&self.score.unwrap_or(0).to_le_bytes());
         out
@@ -174,6 +177,7 @@ impl Record {
             outcome,
             exact: flags & 8 != 0,
             score,
+            alpha_beta: flags & 32 != 0,
         })
     }
 
@@ -321,10 +325,10 @@ mod tests {
     #[test]
     fn records_round_trip() {
         let pos = fen::parse("W:WK1,14,32:B5,K28,9").unwrap();
-        for (outcome, exact, score) in [
-            (Outcome::BlackWins, false, Some(-250)),
-            (Outcome::Draw, true, None),
-            (Outcome::WhiteWins, false, Some(i16::MAX)),
+        for (outcome, exact, score, alpha_beta) in [
+            (Outcome::BlackWins, false, Some(-250), true),
+            (Outcome::Draw, true, None, false),
+            (Outcome::WhiteWins, false, Some(i16::MAX), false),
         ] {
             let r = Record {
                 pos,
@@ -332,6 +336,7 @@ mod tests {
                 outcome,
                 exact,
                 score,
+                alpha_beta,
             };
             let bytes = r.encode();
             assert_eq!(Record::decode(&bytes), Some(r));
@@ -342,6 +347,7 @@ mod tests {
             outcome: Outcome::Draw,
             exact: false,
             score: None,
+            alpha_beta: false,
         }
         .encode();
         // White's pieces on 1, 14 and 32; kings on 1 and 28.

@@ -367,6 +367,7 @@ impl<'a> Generator<'a> {
                 Player::Uct(nodes) => self.uct_move(&game, nodes),
                 Player::AlphaBeta(nodes) => self.ab_move(&game, nodes),
             };
+            let alpha_beta = matches!(player, Player::AlphaBeta(_));
             let mv = mv?;
             if !has_captures(&pos, &self.rules) {
                 records.push(Record {
@@ -375,6 +376,7 @@ impl<'a> Generator<'a> {
                     outcome: Outcome::Draw,
                     exact: false,
                     score,
+                    alpha_beta,
                 });
             }
             let mv = if rng.gen_range(0..1000) < self.args.blunders {
@@ -472,6 +474,7 @@ fn tabled_line(
                 outcome: Outcome::of_black_score(black),
                 exact: true,
                 score: None,
+                alpha_beta: false,
             });
         }
         if ply == TABLED_PLIES || game.result() != GameResult::Ongoing {
