@@ -276,7 +276,27 @@ pub const CAPTURE_LOOKAHEAD: usize = 4;
 /// after a sacrifice or an exchange, [`evaluate`] alone is off by a man. Looks as many capture
 /// plies ahead as `lists` has move lists (one each), then evaluates statically.
 pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> i32 {
-    let stand = |pos: &Position| evaluate(pos, rules);
+    quiescent_by(pos, rules, lists, &|p| evaluate(p, rules))
+}
+
+/// The value of a search leaf where the rules have a learned network ([`net::for_rules`]):
+/// the hand-set evaluation plus the network's correction, once pending captures are played
+/// out as in [`quiescent`]; `None` for rules without a network. It costs more than
+/// [`evaluate`], so the search spends it on leaves and orders moves by the hand-set one.
+pub fn learned_leaf(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> Option<i32> {
+    let net = net::for_rules(rules)?;
+    Some(quiescent_by(pos, rules, lists, &|p| {
+        evaluate(p, rules) + net.evaluate(p)
+    }))
+}
+
+/// [`quiescent`] with `stand` as the static evaluation.
+fn quiescent_by(
+    pos: &Position,
+    rules: &Rules,
+    lists: &mut [MoveList],
+    stand: &dyn Fn(&Position) -> i32,
+) -> i32 {
     let Some((list, deeper)) = lists.split_first_mut() else {
         return stand(pos);
     };
@@ -288,7 +308,7 @@ pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> i32 {
     for &mv in list.iter() {
         let mut after = *pos;
         after.play_unchecked(mv);
-        let value = -quiescent(&after, rules, deeper);
+        let value = -quiescent_by(&after, rules, deeper, stand);
         best = Some(best.map_or(value, |b: i32| b.max(value)));
     }
     best.unwrap_or_else(|| stand(pos))

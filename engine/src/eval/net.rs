@@ -13,17 +13,21 @@
 //! machine, and the search's node counts do not depend on the floating-point unit.
 //!
 //! `tune/src/bin/train.rs` fits the network in floating point and writes it in the format
-//! [`Network::parse`] reads, rounded to this fixed point.
+//! [`Network::parse`] reads, rounded to this fixed point. The network of a rule set is a file
+//! compiled into the binary (`nets/`, whose README names the data, the command and the commit
+//! that made each one); rules without one keep the hand-set evaluation alone.
 
 use thiserror::Error;
 
-use crate::board::Position;
+use std::sync::OnceLock;
+
+use crate::board::{Position, Rules};
 use crate::types::Color;
 
 /// Inputs: four kinds of piece on 32 squares.
 pub const INPUTS: usize = 128;
 /// Units of the first hidden layer.
-pub const H1: usize = 128;
+pub const H1: usize = 64;
 /// Units of the second hidden layer.
 pub const H2: usize = 32;
 /// The fixed-point scale of weights and activations (an activation of 1.0 is `QA`).
@@ -205,6 +209,20 @@ pub fn active(pos: &Position, out: &mut [u16; 32]) -> usize {
     n
 }
 
+/// The English network compiled into the binary.
+static ENGLISH: &[u8] = include_bytes!("nets/english.bgnn");
+
+/// The network of `rules`, read once; `None` where none has been trained (Buff and Green,
+/// losing checkers) or the compiled file is not one (a test checks that it is).
+#[inline]
+pub fn for_rules(rules: &Rules) -> Option<&'static Network> {
+    static NET: OnceLock<Option<Network>> = OnceLock::new();
+    if rules.losing || rules.long_kings || rules.backward_capture {
+        return None;
+    }
+    NET.get_or_init(|| Network::parse(ENGLISH).ok()).as_ref()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +246,18 @@ mod tests {
     }
 
     #[test]
+    fn the_compiled_network_is_read_for_its_rules_only() {
+        assert_eq!(Network::parse(ENGLISH).map(|_| ()), Ok(()));
+        assert!(for_rules(&Rules::ENGLISH).is_some());
+        assert!(for_rules(&Rules::BUFF_AND_GREEN).is_none());
+        let losing = Rules {
+            losing: true,
+            ..Rules::ENGLISH
+        };
+        assert!(for_rules(&losing).is_none());
+    }
+
+    #[test]
     fn networks_round_trip_through_their_file_format() {
         let net = network();
         let bytes = net.to_bytes();
@@ -239,8 +269,11 @@ mod tests {
             Err(NetError::Length(file_len() - 15, file_len() - 14))
         );
         let mut other = bytes.clone();
-        other[10] = 64;
-        assert_eq!(Network::parse(&other), Err(NetError::Shape(INPUTS, 64, H2)));
+        other[10] = 200;
+        assert_eq!(
+            Network::parse(&other),
+            Err(NetError::Shape(INPUTS, 200, H2))
+        );
     }
 
     #[test]

@@ -258,6 +258,9 @@ pub struct Params {
     /// Weight of the implicit minimax value in selection (0: the mean alone, and no minimax
     /// backups are made).
     pub minimax: f64,
+    /// Value a new leaf by the learned evaluation ([`crate::eval::learned_leaf`]) instead of
+    /// a playout, under rules that have a network.
+    pub learned_leaf: bool,
 }
 
 impl Params {
@@ -282,6 +285,7 @@ impl Params {
             unfinished: DRAW,
             eval_cut: config.eval_cut,
             minimax: config.minimax_weight,
+            learned_leaf: true,
         }
     }
 
@@ -305,6 +309,7 @@ impl Params {
             unfinished: SCALE / 100,
             eval_cut: 0,
             minimax: 0.0,
+            learned_leaf: false,
         }
     }
 
