@@ -199,9 +199,16 @@ impl Engine {
             .expect("d shows Fen:")
     }
 
-    /// Reads everything until the engine closes its output, then waits for it to exit.
+    /// Closes the engine's input, reads everything until the engine closes its output, then
+    /// waits for it to exit.
     pub fn finish(mut self) -> (Vec<String>, ExitStatus) {
         self.stdin = None;
+        self.finish_open()
+    }
+
+    /// Reads everything until the engine closes its output, then waits for it to exit; its
+    /// input stays open meanwhile (the engine must end by itself, on `quit`).
+    pub fn finish_open(mut self) -> (Vec<String>, ExitStatus) {
         let deadline = Instant::now() + TIMEOUT;
         loop {
             match self.lines.recv_timeout(TIMEOUT) {

@@ -377,12 +377,18 @@ fn a_finite_go_during_a_finite_search_runs_after_it() {
     assert_eq!(count_prefix(&all, "info string error"), 0, "{all:#?}");
 }
 
-/// Issue 40 item 7: at the end of input the engine stops the running search, prints its
-/// bestmove and exits, even under a node limit it would never reach.
+/// Issue 58 item 1: the end of input no longer ends a finite search: it runs to its limit
+/// (`tests/protocol/script.rs` has the rest of the script contract).
 #[test]
-fn end_of_input_ends_even_an_endless_node_limit() {
-    let (all, status) = piped("go nodes 18446744073709551615\n");
+fn end_of_input_lets_a_node_limit_run_to_its_end() {
+    let (all, status) = piped("go nodes 20000\n");
     assert!(status.success());
     assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
+    let last_info = all
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains(" nodes 20000 "), "{all:#?}");
     legal_at_start(&all);
 }

@@ -560,8 +560,9 @@ impl Engine {
         }
     }
 
-    /// True when a search is running that would never end by itself (`infinite`, a ponder
-    /// search before `ponderhit`, or one bounded only by `depth` or `mate`).
+    /// True when a search is running that would never end by itself: `infinite`, or a ponder
+    /// search before `ponderhit` (one bounded only by `depth` or `mate` ends when it gets
+    /// there, and is waited for like any finite search).
     pub fn is_unbounded(&mut self) -> bool {
         self.reap();
         self.job.as_ref().is_some_and(Job::unbounded)
