@@ -200,7 +200,7 @@ impl Engine {
         Engine {
             // The tree (`Hash` MiB) is made when first needed, at `isready` or the first
             // search: a GUI sets `Hash` after start-up, and the default size would otherwise
-            // be allocated (and its pages touched) for nothing.
+            // be reserved for nothing.
             searcher: None,
             settings,
             tablebase,
@@ -342,9 +342,9 @@ impl Engine {
         }
     }
 
-    /// Makes the search tree now if it is not made yet, so the first search does not pay for
-    /// it (UCI's `isready` is where a GUI waits for slow set-up). Does nothing while a search
-    /// runs: the tree is in use.
+    /// Makes the search tree now if it is not made yet (UCI's `isready` is where a GUI waits
+    /// for set-up; the tree's memory is only reserved, so this is quick whatever `Hash` is).
+    /// Does nothing while a search runs: the tree is in use.
     pub fn prepare(&mut self) {
         if !self.is_searching() && self.searcher.is_none() {
             self.searcher = Some(Searcher::new(&self.settings.config));
