@@ -47,7 +47,8 @@ pub(super) fn summary(m: &Match, s: &Summary) -> Value {
         .pairings
         .iter()
         .map(|&((i, j), t)| {
-            let (elo, err) = t.elo();
+            // The table's figures: one function for both.
+            let (elo, err) = t.elo_under(m.sprt.as_ref().map(|sp| sp.model));
             json!({
                 "first": m.specs[i].name,
                 "second": m.specs[j].name,
