@@ -12,8 +12,8 @@ use crate::cli::GameRuleFlags;
 use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::progress::Progress;
-use crate::tablebase::verify::verify;
-use crate::tablebase::{Material, Tablebase, TbError};
+use crate::tablebase::verify::{verify, SliceChecked};
+use crate::tablebase::{Tablebase, TbError};
 
 /// `buffgreen tb ...`.
 #[derive(Args, Debug)]
@@ -357,7 +357,7 @@ fn run_verify(a: &VerifyArgs) -> i32 {
         return 2;
     };
     let started = Instant::now();
-    let mut on_slice = |checked: Result<(Material, Duration), &TbError>| match checked {
+    let mut on_slice = |checked: SliceChecked| match checked {
         Ok((m, t)) => eprintln!("{m}: consistent ({:.1}s)", t.as_secs_f64()),
         Err(e) => eprintln!("error: {e}"),
     };

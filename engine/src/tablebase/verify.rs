@@ -32,6 +32,10 @@ pub struct VerifyReport {
     pub problems: Vec<TbError>,
 }
 
+/// What `verify` says after each slice: the slice and the time its check took, or what was
+/// wrong.
+pub type SliceChecked<'a> = Result<(Material, Duration), &'a TbError>;
+
 /// Checks every slice file of `dir`, all of them whatever fails: a check of a large set takes
 /// hours, and one run should name every slice to build again. `on_slice` after each, with the
 /// slice and the time it took, or what was wrong: first every file whose header cannot be
@@ -41,7 +45,7 @@ pub struct VerifyReport {
 pub fn verify(
     dir: &Path,
     threads: usize,
-    on_slice: &mut dyn FnMut(Result<(Material, Duration), &TbError>),
+    on_slice: &mut dyn FnMut(SliceChecked),
 ) -> Result<VerifyReport, TbError> {
     let mut files = Vec::new();
     let mut unreadable = Vec::new();
