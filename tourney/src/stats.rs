@@ -79,16 +79,6 @@ impl Record {
         }
     }
 
-    /// Elo and its 95% error bar as the match reports them everywhere (the table and
-    /// `--json`): from game pairs ([`Record::elo_pairs`], the pentanomial model, also without
-    /// an SPRT), or from single games ([`Record::elo`]) under an SPRT of the trinomial model.
-    pub fn elo_under(&self, model: Option<super::sprt::Model>) -> (f64, f64) {
-        match model {
-            Some(super::sprt::Model::Trinomial) => self.elo(),
-            _ => self.elo_pairs(),
-        }
-    }
-
     /// Elo difference and the half-width of its 95% confidence interval, from the per-game
     /// variance of the score (normal approximation).
     pub fn elo(&self) -> (f64, f64) {
