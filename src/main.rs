@@ -38,7 +38,8 @@ enum Cmd {
     Tb(buffgreen::tablebase::cli::TbArgs),
     /// Opening book: build (drop-out expansion), probe.
     Book(buffgreen::book::cli::BookArgs),
-    /// Search test positions (`FEN ; bm <moves> ; id <name>`) and count the solved ones; exit
+    /// Search test positions (`FEN ; bm <moves> ; id <name>`; a bare `FEN` gets the move,
+    /// score, depth and nodes) and count the solved ones; exit
     /// status: 0 all solved, 1 some unsolved, 2 a bad file or argument (docs/match.md).
     Suite(buffgreen_tourney::suite::SuiteArgs),
     /// Play in the browser: serves a page on 127.0.0.1 and prints its URL on stdout (this

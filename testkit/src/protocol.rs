@@ -81,6 +81,11 @@ impl Engine {
         }
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends one line (a newline is added).
     pub fn send(&mut self, line: &str) {
         let mut bytes = line.as_bytes().to_vec();
@@ -199,9 +204,16 @@ impl Engine {
             .expect("d shows Fen:")
     }
 
-    /// Reads everything until the engine closes its output, then waits for it to exit.
+    /// Closes the engine's input, reads everything until the engine closes its output, then
+    /// waits for it to exit.
     pub fn finish(mut self) -> (Vec<String>, ExitStatus) {
         self.stdin = None;
+        self.finish_open()
+    }
+
+    /// Reads everything until the engine closes its output, then waits for it to exit; its
+    /// input stays open meanwhile (the engine must end by itself, on `quit`).
+    pub fn finish_open(mut self) -> (Vec<String>, ExitStatus) {
         let deadline = Instant::now() + TIMEOUT;
         loop {
             match self.lines.recv_timeout(TIMEOUT) {

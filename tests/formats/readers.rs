@@ -145,8 +145,11 @@ proptest! {
         match parse_suite("s.txt", &text, Rules::default()) {
             Ok(entries) => {
                 for en in entries {
-                    assert!(!en.best.is_empty());
-                    assert!(!Game::new(en.position, 0, en.rules).legal_moves().is_empty());
+                    // A line without bm or am is a position to search (issue 58 item 10);
+                    // what a line names is legal there.
+                    let legal = Game::new(en.position, 0, en.rules).legal_moves();
+                    assert!(!legal.is_empty());
+                    assert!(en.best.iter().chain(&en.avoid).all(|m| legal.contains(m)));
                 }
             }
             Err(errors) => {

@@ -1,6 +1,7 @@
 //! The protocol against the built binary: sessions and protocol.md's examples (`session`), the
 //! command line (`cli`), every reply form and option against protocol.md (`contract`), the corpus of malformed lines (`corpus`), hostile input (`hostile`),
-//! property tests (`props`), scores and win/draw/loss (`scores`), searching through the
+//! property tests (`props`), scores and win/draw/loss (`scores`), the script contract
+//! (`script`: piped files, the order of commands, the end of input), searching through the
 //! protocol (`search`), and the fuzzers' regressions (`fuzz_regressions`).
 
 mod cli;
@@ -10,5 +11,6 @@ mod fuzz_regressions;
 mod hostile;
 mod props;
 mod scores;
+mod script;
 mod search;
 mod session;

@@ -377,12 +377,42 @@ fn a_finite_go_during_a_finite_search_runs_after_it() {
     assert_eq!(count_prefix(&all, "info string error"), 0, "{all:#?}");
 }
 
-/// Issue 40 item 7: at the end of input the engine stops the running search, prints its
-/// bestmove and exits, even under a node limit it would never reach.
+/// Issue 58 item 1: the end of input no longer ends a finite search: it runs to its limit
+/// (`tests/protocol/script.rs` has the rest of the script contract).
 #[test]
-fn end_of_input_ends_even_an_endless_node_limit() {
-    let (all, status) = piped("go nodes 18446744073709551615\n");
+fn end_of_input_lets_a_node_limit_run_to_its_end() {
+    let (all, status) = piped("go nodes 20000\n");
     assert!(status.success());
     assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
+    let last_info = all
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains(" nodes 20000 "), "{all:#?}");
     legal_at_start(&all);
+}
+
+/// Issue 58 item 2: the search tree's memory is taken without being written, so `Hash 4096`
+/// costs nothing at `isready` or at the first `go`: the engine's resident memory stays far
+/// below the size asked for until a search grows the tree into it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_hash_is_not_written_at_set_up() {
+    let resident_kib = |e: &Engine| -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", e.pid())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS in /proc/<pid>/status")
+    };
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 4096");
+    e.sync();
+    assert!(resident_kib(&e) < 512 << 10, "{} KiB", resident_kib(&e));
+    // A short search touches only the part of the tree it grows into.
+    e.go("go nodes 20000");
+    assert!(resident_kib(&e) < 512 << 10, "{} KiB", resident_kib(&e));
+    e.quit_ok();
 }

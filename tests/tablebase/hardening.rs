@@ -32,6 +32,43 @@ fn forged() -> (PathBuf, PathBuf) {
     (dir, forged)
 }
 
+/// Checks that `match --tb`, `setoption name TablebasePath` and the Hub's `set-param` each
+/// refuse the tables in `dir` with the one error `why`.
+fn refused_by_the_engine_and_the_runner(dir: &str, why: &str) {
+    let (code, _, err) = run(&[
+        "match",
+        "--engine",
+        "cmd=true name=A",
+        "--engine",
+        "cmd=true name=B",
+        "--nodes",
+        "1",
+        "--games",
+        "2",
+        "--quiet",
+        "--tb",
+        dir,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(why), "{err}");
+
+    let mut e = Process::start();
+    assert_eq!(
+        e.ask(&format!("setoption name TablebasePath value {dir}")),
+        [format!("info string error: TablebasePath: {why}")]
+    );
+    e.quit_ok();
+
+    let mut hub = Process::start_with(&["hub"]);
+    hub.send("hub");
+    hub.recv_until(|l| l == "wait");
+    hub.send(&format!("set-param name=TablebasePath value=\"{dir}\""));
+    hub.send("ping");
+    let mut lines = hub.recv_until(|l| l == "pong");
+    lines.pop();
+    assert_eq!(lines, [format!("error message=\"TablebasePath: {why}\"")]);
+}
+
 #[test]
 fn a_forged_header_is_one_error_for_every_reader() {
     let (dir, file) = forged();
@@ -46,47 +83,114 @@ fn a_forged_header_is_one_error_for_every_reader() {
         (code, out, err),
         (2, String::new(), format!("error: {why}\n"))
     );
+    // `tb verify` names the forged file and checks every other slice.
     let (code, out, err) = run(&["tb", "verify", "--dir", text(&dir)]);
     assert_eq!((code, out.as_str()), (2, ""));
-    assert_eq!(err.lines().last(), Some(format!("error: {why}").as_str()));
-    let (code, _, err) = run(&[
-        "match",
-        "--engine",
-        "cmd=true name=A",
-        "--engine",
-        "cmd=true name=B",
-        "--nodes",
-        "1",
-        "--games",
-        "2",
-        "--quiet",
-        "--tb",
-        text(&dir),
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains(&why), "{err}");
-
-    let mut e = Process::start();
+    assert_eq!(err.lines().next(), Some(format!("error: {why}").as_str()));
     assert_eq!(
-        e.ask(&format!(
-            "setoption name TablebasePath value {}",
-            text(&dir)
-        )),
-        [format!("info string error: TablebasePath: {why}")]
+        err.lines().last(),
+        Some("error: 1 of 10 slices failed (0 inconsistent), 9 consistent")
+    );
+    refused_by_the_engine_and_the_runner(text(&dir), &why);
+}
+
+/// Issue 58 item 4: a FIFO named like a slice (opening one waits for a writer, for ever) is
+/// one error for every reader, which goes on without it: the engine (named and default
+/// tables), `tb probe`, `tb verify` (which checks every other slice), `tb status`,
+/// `tb compress`, `match --tb` and the Hub; `tb build` builds the slice in its place.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_slice_is_one_error_for_every_reader() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb-fifo-root");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("mkdir");
+    let folder = root.join(buffgreen::tablebase::home::rules_folder(
+        &Rules::BUFF_AND_GREEN,
+    ));
+    std::fs::rename(
+        copy_of(&tables(3, &Rules::BUFF_AND_GREEN), "tb-fifo"),
+        &folder,
+    )
+    .expect("rename");
+    let fifo = folder.join("b0m1k-w0m2k.bgtb");
+    std::fs::remove_file(&fifo).expect("remove");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let dir = text(&folder);
+    let why = format!("{}: not a regular file", fifo.display());
+
+    let err = Tablebase::open(&folder, &Rules::BUFF_AND_GREEN).expect_err("refused");
+    assert_eq!(err.to_string(), why);
+    let (code, out, err) = run(&["tb", "probe", "--dir", dir, "--fen", "B:WK4:BK10"]);
+    assert_eq!(
+        (code, out, err),
+        (2, String::new(), format!("error: {why}\n"))
+    );
+    let (code, _, err) = run(&["tb", "verify", "--dir", dir, "--threads", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().next(), Some(format!("error: {why}").as_str()));
+    assert_eq!(
+        err.lines().last(),
+        Some("error: 3 of 9 slices failed (0 inconsistent), 6 consistent"),
+        "{err}"
+    );
+    // Without --dir `tb verify` checks the default tables of the rules (issue 58 item 10).
+    let default = Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+        .args(["tb", "verify", "--threads", "1"])
+        .env(buffgreen::tablebase::home::TABLES_ENV, &root)
+        .output()
+        .expect("run");
+    assert_eq!(default.status.code(), Some(2));
+    // The same errors (the lines of consistent slices carry their times).
+    let errors = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("error: "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        errors(&String::from_utf8_lossy(&default.stderr)),
+        errors(&err)
+    );
+    // Incomplete tables are `tb status`'s negative answer.
+    let (code, out, _) = run(&["tb", "status", "--dir", dir, "--pieces", "3"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(&format!("b0m1k-w0m2k unusable: {why}")),
+        "{out}"
+    );
+    let (code, out, err) = run(&["tb", "compress", "--dir", dir, "--threads", "1"]);
+    assert_eq!(
+        (code, out, err),
+        (2, String::new(), format!("error: {why}\n"))
+    );
+    refused_by_the_engine_and_the_runner(dir, &why);
+    // The default tables: the engine answers `uci`, then says why it plays without tables.
+    let mut e = Process::spawn(
+        Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+            .env(buffgreen::tablebase::home::TABLES_ENV, &root),
+    );
+    e.send("uci");
+    e.recv_until(|l| l == "uciok");
+    assert_eq!(
+        e.recv(),
+        format!("info string error: TablebasePath: {why}; playing without tables")
     );
     e.quit_ok();
-
-    let mut hub = Process::start_with(&["hub"]);
-    hub.send("hub");
-    hub.recv_until(|l| l == "wait");
-    hub.send(&format!(
-        "set-param name=TablebasePath value=\"{}\"",
-        text(&dir)
-    ));
-    hub.send("ping");
-    let mut lines = hub.recv_until(|l| l == "pong");
-    lines.pop();
-    assert_eq!(lines, [format!("error message=\"TablebasePath: {why}\"")]);
+    // A build makes the slice anew in its place.
+    let (code, _, err) = run(&[
+        "tb",
+        "build",
+        "--pieces",
+        "3",
+        "--dir",
+        dir,
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::metadata(&fifo).expect("built").is_file());
+    Tablebase::open(&folder, &Rules::BUFF_AND_GREEN).expect("whole again");
 }
 
 #[test]
@@ -253,4 +357,20 @@ fn a_failed_write_leaves_no_temporary_and_a_build_sweeps_stale_ones() {
             .to_string_lossy()
             .to_string()]
     );
+}
+
+/// Issue 58 item 4: `tb compress --threads` is range-checked as `tb build`'s is.
+#[test]
+fn tb_compress_threads_are_range_checked() {
+    let dir = tables(3, &Rules::BUFF_AND_GREEN);
+    for threads in ["0", "257"] {
+        let (code, out, err) = run(&["tb", "compress", "--dir", text(&dir), "--threads", threads]);
+        assert_eq!((code, out.as_str()), (2, ""), "{threads}");
+        assert!(
+            err.starts_with(&format!(
+                "error: invalid value '{threads}' for '--threads <THREADS>': {threads} is not in 1..=256"
+            )),
+            "{err}"
+        );
+    }
 }

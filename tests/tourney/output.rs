@@ -109,6 +109,36 @@ fn games_are_written_in_round_order_with_json_records() {
     assert_eq!(p["elo"], Value::Null);
 }
 
+/// Issue 58 item 10: `--json` gives the table's error bar (from game pairs), not one from
+/// single games. Two copies of the fake engine win one game of each pair: every pair scores
+/// one half, so the pairs' error bar is 0 where single games would give a wide one.
+#[test]
+fn json_gives_the_tables_error_bar() {
+    let dir = scratch("error-bar");
+    let json = dir.join("e.jsonl");
+    let (code, table) = run_match(
+        &engine("ok", "A"),
+        &engine("ok", "B"),
+        &["--games", "4", "--json", json.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{table}");
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("1  A"))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>()[8..10],
+        ["+0.0", "0.0"],
+        "{table}"
+    );
+    let s = records(&json).pop().unwrap();
+    assert_eq!(
+        s["pairings"][0]["pairs"],
+        serde_json::json!([0, 0, 2, 0, 0])
+    );
+    assert_eq!(s["pairings"][0]["elo_error95"], 0.0);
+}
+
 #[test]
 fn sprt_exit_statuses_and_state_in_json() {
     let dir = scratch("sprt");

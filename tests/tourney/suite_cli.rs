@@ -362,7 +362,7 @@ fn am_moves_fail_a_position_and_every_other_move_solves_it() {
         &stdout(&o),
         &format!(" bm {played} ; am {other}\nSolved: 1/1 (nodes 100)\n"),
     );
-    // A move in both, or neither field: the line is refused.
+    // A move in both: the line is refused.
     let o = suite(
         "am-bad",
         "B:W11,30:B15 ; bm 15-18 ; am 15-18\nB:W11,30:B15 ; id none\n",
@@ -370,9 +370,40 @@ fn am_moves_fail_a_position_and_every_other_move_solves_it() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stdout(&o), "");
-    assert_eq!(
-        stderr(&o),
-        "error: s.txt:1: 15-18 is in both bm and am\n\
-         error: s.txt:2: no 'bm <move>' or 'am <move>' field\n"
+    assert_eq!(stderr(&o), "error: s.txt:1: 15-18 is in both bm and am\n");
+}
+
+/// Issue 58 item 10: a line with neither `bm` nor `am` is searched and its move, score, depth
+/// and iterations printed, without a verdict (`--`), and counts for no `Solved:` figure; the
+/// same figures in this process and through the protocol by `--engine` (the same seed).
+#[test]
+fn lines_without_bm_or_am_get_the_engines_move() {
+    let text = "B:W21-32:B1-12 ; id start\n\
+                W:W18,20,21,23,25-32:B1-8,10,11,13,16\n\
+                B:W14,22,30:B9 ; bm 9x25 ; id forced\n";
+    let here = suite("analyse", text, &["--nodes", "3000"]);
+    assert_eq!(here.status.code(), Some(0), "{}", stderr(&here));
+    let out = stdout(&here);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for (line, id) in lines[..2].iter().zip(["start", "line 2"]) {
+        assert_starts(line, &format!("--   {id:<14} default  played "));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let n = words.len();
+        assert!(
+            words[n - 7] == "score" && ["cp", "mate"].contains(&words[n - 6]),
+            "{line}"
+        );
+        assert_eq!(words[n - 4], "depth", "{line}");
+        assert_eq!(words[n - 2..], ["nodes", "3000"], "{line}");
+    }
+    assert_starts(lines[2], "ok   forced ");
+    assert_eq!(lines[3], "Solved: 1/1 (nodes 3000)");
+    let engine = format!("cmd={BIN}");
+    let there = suite(
+        "analyse-engine",
+        text,
+        &["--nodes", "3000", "--engine", &engine],
     );
+    assert_eq!(stdout(&there), out, "{}", stderr(&there));
 }

@@ -134,6 +134,20 @@ pub fn info_score(line: &str) -> Option<i64> {
     }
 }
 
+/// A score of [`info_score`] written back as the `info` line gave it: `cp <X>` or
+/// `mate <N>`.
+pub fn score_text(score: i64) -> String {
+    // Mate scores sit beyond any centipawn score an engine reports.
+    let mates = MATE_CP / 2;
+    if score > mates {
+        format!("mate {}", MATE_CP - score)
+    } else if score < -mates {
+        format!("mate {}", -MATE_CP - score)
+    } else {
+        format!("cp {score}")
+    }
+}
+
 /// Why score adjudication ended a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::referee::Played;
 use super::schedule::{Job, Match};
-use super::sprt::{Decision, Model};
+use super::sprt::{elo_under, Decision, Model};
 use super::Summary;
 use buffgreen::board::fen;
 
@@ -47,7 +47,8 @@ pub(super) fn summary(m: &Match, s: &Summary) -> Value {
         .pairings
         .iter()
         .map(|&((i, j), t)| {
-            let (elo, err) = t.elo();
+            // The table's figures: one function for both.
+            let (elo, err) = elo_under(&t, m.sprt.as_ref().map(|sp| sp.model));
             json!({
                 "first": m.specs[i].name,
                 "second": m.specs[j].name,

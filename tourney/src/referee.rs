@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use super::adjudicate::{info_score, Adjudicator, ScoreRules, Verdict};
 use super::error::TourneyError;
 use super::iolog::IoLog;
-use super::process::{first_word, info_nodes, seed_option_max, EngineProcess, Fault};
+use super::process::{first_word, info_after, info_nodes, seed_option_max, EngineProcess, Fault};
 use super::spec::EngineSpec;
 use super::tc::{Clock, Limit};
 use buffgreen::board::{fen, Game, GameResult, Position, Rules};
@@ -537,6 +537,8 @@ pub struct Reply {
     pub score: Option<i64>,
     /// The last `nodes` count it reported for this search.
     pub nodes: Option<u64>,
+    /// The last `depth` it reported for this search.
+    pub depth: Option<u64>,
 }
 
 /// Asks the engine for its move in `game`'s current position under `limit` (`nodes` or
@@ -588,10 +590,13 @@ fn ask_move(
         (Limit::MoveTime(d), _) => *d + cfg.margin,
         _ => cfg.reply_timeout,
     };
-    let (mut score, mut nodes) = (None, None);
+    let (mut score, mut nodes, mut depth) = (None, None, None);
     let mut accept = |l: &str| {
         score = info_score(l).or(score);
         nodes = info_nodes(l).or(nodes);
+        depth = info_after(l, "depth")
+            .and_then(|mut w| w.next()?.parse().ok())
+            .or(depth);
         let mut w = l.split_whitespace();
         (w.next() == Some("bestmove")).then(|| w.next().unwrap_or("").to_string())
     };
@@ -613,6 +618,7 @@ fn ask_move(
             elapsed: at.saturating_duration_since(sent),
             score,
             nodes,
+            depth,
         }),
         Err(Fault::Timeout) => {
             // Out of time (or no reply): stop the search and keep the process if it answers.

@@ -16,7 +16,7 @@ use super::note;
 use super::pdn;
 use super::referee::Played;
 use super::schedule::Job;
-use super::sprt::{Decision, Model, Sprt};
+use super::sprt::{elo_under, Decision, Sprt};
 use super::stats::{fmt_elo, fmt_err, Record};
 use buffgreen::board::{fen, Rules};
 use buffgreen::types::Color;
@@ -377,10 +377,7 @@ impl Report {
     /// the default, also without `--sprt`), or from single games with `--sprt
     /// model=trinomial`.
     fn elo_of(&self, t: &Record) -> (f64, f64) {
-        match self.setup.sprt.map(|s| s.model) {
-            Some(Model::Trinomial) => t.elo(),
-            _ => t.elo_pairs(),
-        }
+        elo_under(t, self.setup.sprt.map(|s| s.model))
     }
 
     /// One pairing's result: `a vs b: +W =D -L (score%) Elo E ±err`, from the first engine's

@@ -19,6 +19,17 @@ use std::str::FromStr;
 use super::error::TourneyError;
 use super::stats::{expected_score, Record};
 
+/// Elo and its 95% error bar as the match reports them everywhere (the table and `--json`):
+/// from game pairs ([`Record::elo_pairs`], the pentanomial model, also without an SPRT), or
+/// from single games ([`Record::elo`]) under an SPRT of the trinomial model (`model`: the
+/// SPRT's, none without one).
+pub fn elo_under(record: &Record, model: Option<Model>) -> (f64, f64) {
+    match model {
+        Some(Model::Trinomial) => record.elo(),
+        _ => record.elo_pairs(),
+    }
+}
+
 /// Which observations the test counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Model {

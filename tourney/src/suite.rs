@@ -4,7 +4,9 @@
 //! Line format: `FEN ; bm <move> [<move>...] ; id <name>` or `FEN ; am <move> [<move>...] ;
 //! id <name>` (EPD's "best move" and "avoid move": a position is solved by a `bm` move, and by
 //! any move but an `am` one; a line may have both), plus optional fields `rules
-//! default|english` and any others (`type`, `depth`, ... are ignored). Blank lines and lines
+//! default|english` and any others (`type`, `depth`, ... are ignored). A line with neither
+//! `bm` nor `am` is searched and its move, score, depth and iterations printed, without a
+//! verdict: a file of bare FENs gets the engine's moves. Blank lines and lines
 //! starting with `#` are skipped. Every line is checked before any search: a bad FEN, a `bm` or
 //! `am` move that is not legal in the position, a move in both, a position with no legal move
 //! or an unknown `rules` value is an error naming `file:line`, and nothing is searched. Moves
@@ -23,7 +25,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::adjudicate::ScoreRules;
+use crate::adjudicate::{score_text, ScoreRules};
 use crate::process::EngineProcess;
 use crate::referee::{self, RefereeConfig};
 use crate::spec::EngineSpec;
@@ -31,7 +33,7 @@ use crate::tc::Limit;
 use buffgreen::board::{fen, notation, Game, Position, Rules};
 use buffgreen::cli::RuleFlags;
 use buffgreen::search::tables::Endgame;
-use buffgreen::search::{Control, Limits, SearchConfig, Searcher};
+use buffgreen::search::{Control, Limits, Score, SearchConfig, SearchEvent, Searcher};
 use buffgreen::tablebase::material::MAX_PIECES;
 use buffgreen::tablebase::Tablebase;
 use buffgreen::tools::files::{check_outputs, Role};
@@ -117,6 +119,14 @@ pub struct Entry {
     pub best: Vec<Move>,
     /// The moves to avoid (`am`), resolved likewise.
     pub avoid: Vec<Move>,
+}
+
+impl Entry {
+    /// True when the line says what solves it (`bm` or `am`); false for a position only to
+    /// be searched.
+    pub fn is_test(&self) -> bool {
+        !self.best.is_empty() || !self.avoid.is_empty()
+    }
 }
 
 /// Reads and checks every line of `text` (from `file`); all errors, one per bad line, each
@@ -209,9 +219,6 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
         }
     }
     let (bm, am) = (bm.unwrap_or(""), am.unwrap_or(""));
-    if bm.is_empty() && am.is_empty() {
-        return Err("no 'bm <move>' or 'am <move>' field".to_string());
-    }
     let legal = Game::new(position, 0, rules).legal_moves();
     if legal.is_empty() {
         return Err("the side to move has no legal move".to_string());
@@ -248,6 +255,22 @@ pub struct Outcome {
     pub played: Option<Move>,
     /// Iterations searched (with `--engine`: the last `nodes` it reported, if any).
     pub nodes: Option<u64>,
+    /// The last score reported, as `info` wrote it (`cp 12`, `mate 3`), if any.
+    pub score: Option<String>,
+    /// The last `depth` reported, if any.
+    pub depth: Option<u64>,
+}
+
+impl Outcome {
+    /// No move (the engine failed on the position).
+    fn none() -> Outcome {
+        Outcome {
+            played: None,
+            nodes: None,
+            score: None,
+            depth: None,
+        }
+    }
 }
 
 impl Outcome {
@@ -292,10 +315,22 @@ impl Tables {
 pub fn search(entry: &Entry, searcher: &mut Searcher, limits: &Limits) -> Outcome {
     let game = Game::new(entry.position, 0, entry.rules);
     searcher.new_game();
-    let out = searcher.search(&game, limits, &Control::default(), &mut |_| {});
+    let mut last = None;
+    let out = searcher.search(&game, limits, &Control::default(), &mut |event| {
+        if let SearchEvent::Info(info) = event {
+            if info.multipv == 1 {
+                last = Some(info);
+            }
+        }
+    });
     Outcome {
         played: out.best,
         nodes: Some(out.nodes),
+        score: last.as_ref().map(|i| match i.score {
+            Score::Cp(cp) => format!("cp {cp}"),
+            Score::Mate(n) => format!("mate {n}"),
+        }),
+        depth: last.map(|i| u64::from(i.depth)),
     }
 }
 
@@ -345,10 +380,7 @@ impl External {
     fn search(&mut self, entry: &Entry) -> Result<Outcome, String> {
         Ok(self.try_search(entry)?.unwrap_or_else(|why| {
             eprintln!("warning: {}:{}: {why}", entry.file, entry.line);
-            Outcome {
-                played: None,
-                nodes: None,
-            }
+            Outcome::none()
         }))
     }
 
@@ -381,6 +413,8 @@ impl External {
         Ok(played.map(|m| Outcome {
             played: Some(m),
             nodes: reply.nodes,
+            score: reply.score.map(score_text),
+            depth: reply.depth,
         }))
     }
 }
@@ -485,10 +519,7 @@ pub fn run(a: &SuiteArgs) -> i32 {
                     }
                     search(entry, searcher, &limits)
                 }
-                None => Outcome {
-                    played: None,
-                    nodes: None,
-                },
+                None => Outcome::none(),
             },
             Some(Ok(o)) => o,
             Some(Err(e)) => {
@@ -496,8 +527,9 @@ pub fn run(a: &SuiteArgs) -> i32 {
                 return EXIT_ERROR;
             }
         };
+        let test = entry.is_test();
         let ok = o.solved(entry);
-        solved += usize::from(ok);
+        solved += usize::from(test && ok);
         let played = o.played.map_or("none".to_string(), |m| m.to_string());
         let bm: Vec<String> = entry.best.iter().map(Move::to_string).collect();
         let am: Vec<String> = entry.avoid.iter().map(Move::to_string).collect();
@@ -508,15 +540,27 @@ pub fn run(a: &SuiteArgs) -> i32 {
         if !am.is_empty() {
             wanted.push(format!("am {}", am.join(" ")));
         }
+        if !test {
+            let found = [
+                o.score.as_ref().map(|s| format!("score {s}")),
+                o.depth.map(|d| format!("depth {d}")),
+                o.nodes.map(|n| format!("nodes {n}")),
+            ];
+            wanted.extend(found.into_iter().flatten());
+        }
         let mut line = String::new();
         let _ = writeln!(
             line,
             "{:<4} {:<14} {:<8} played {:<10} {}",
-            if ok { "ok" } else { "FAIL" },
+            match (test, ok) {
+                (false, _) => "--",
+                (true, true) => "ok",
+                (true, false) => "FAIL",
+            },
             entry.id,
             rules_name(&entry.rules),
             played,
-            wanted.join(" ; ")
+            wanted.join(if test { " ; " } else { " " })
         );
         // A closed stdout loses the lines, not the count (the exit status).
         let _ = out.write_all(line.as_bytes());
@@ -529,11 +573,13 @@ pub fn run(a: &SuiteArgs) -> i32 {
             "bm": bm,
             "am": am,
             "played": o.played.map(|m| m.to_string()),
-            "solved": ok,
+            "solved": test.then_some(ok),
             "nodes": o.nodes,
+            "score": o.score,
+            "depth": o.depth,
         }));
     }
-    let total = entries.len();
+    let total = entries.iter().filter(|e| e.is_test()).count();
     let _ = writeln!(out, "Solved: {solved}/{total} ({limit_text})");
     let _ = out.flush();
     if let Some(path) = &a.json {

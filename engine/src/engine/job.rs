@@ -32,8 +32,10 @@ pub enum Ending {
     /// By itself, at its limit: a `movetime`, `nodes` or clock limit, a perft, a bench, a
     /// book move. A command that needs the engine idle waits for it.
     Limit,
-    /// Only if its `depth` or `mate` is reached, which may never happen: a command that needs
-    /// the engine idle stops it.
+    /// When its `depth` or `mate` is reached, which may never happen (then `stop` ends it). A
+    /// script's commands take effect in order, so a command that needs the engine idle waits
+    /// for it as for [`Ending::Limit`]; only the book leaves it to the search (it asks for
+    /// analysis).
     Open,
     /// On `stop` only (`go infinite`): the answer is held until then.
     Infinite,
@@ -74,11 +76,11 @@ impl Ending {
         }
     }
 
-    /// True while the job would not end by itself.
+    /// True while the job would not end by itself: only `stop` (or `ponderhit`) ends it.
     fn unbounded(self, control: &Control) -> bool {
         match self {
-            Ending::Limit => false,
-            Ending::Open | Ending::Infinite => true,
+            Ending::Limit | Ending::Open => false,
+            Ending::Infinite => true,
             Ending::Ponder(after) => {
                 !control.ponderhit.load(Ordering::SeqCst) || after.unbounded(control)
             }

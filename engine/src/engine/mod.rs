@@ -200,7 +200,7 @@ impl Engine {
         Engine {
             // The tree (`Hash` MiB) is made when first needed, at `isready` or the first
             // search: a GUI sets `Hash` after start-up, and the default size would otherwise
-            // be allocated (and its pages touched) for nothing.
+            // be reserved for nothing.
             searcher: None,
             settings,
             tablebase,
@@ -342,9 +342,9 @@ impl Engine {
         }
     }
 
-    /// Makes the search tree now if it is not made yet, so the first search does not pay for
-    /// it (UCI's `isready` is where a GUI waits for slow set-up). Does nothing while a search
-    /// runs: the tree is in use.
+    /// Makes the search tree now if it is not made yet (UCI's `isready` is where a GUI waits
+    /// for set-up; the tree's memory is only reserved, so this is quick whatever `Hash` is).
+    /// Does nothing while a search runs: the tree is in use.
     pub fn prepare(&mut self) {
         if !self.is_searching() && self.searcher.is_none() {
             self.searcher = Some(Searcher::new(&self.settings.config));
@@ -560,8 +560,9 @@ impl Engine {
         }
     }
 
-    /// True when a search is running that would never end by itself (`infinite`, a ponder
-    /// search before `ponderhit`, or one bounded only by `depth` or `mate`).
+    /// True when a search is running that would never end by itself: `infinite`, or a ponder
+    /// search before `ponderhit` (one bounded only by `depth` or `mate` ends when it gets
+    /// there, and is waited for like any finite search).
     pub fn is_unbounded(&mut self) -> bool {
         self.reap();
         self.job.as_ref().is_some_and(Job::unbounded)

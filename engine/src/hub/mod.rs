@@ -108,10 +108,10 @@ struct Serve {
 }
 
 impl Dialect for Serve {
-    fn line(&mut self, line: &[u8], read_at: Instant) -> Flow {
+    fn line(&mut self, line: Vec<u8>, read_at: Instant) -> Flow {
         if !self.opened && !line.trim_ascii().is_empty() {
             self.opened = true;
-            if is_hub_line(line) {
+            if is_hub_line(&line) {
                 self.session = Box::new(Session::new(self.out.clone()));
             }
         }
@@ -126,21 +126,23 @@ impl Dialect for Serve {
         self.session.answered()
     }
 
-    fn finish(&mut self) {
-        self.session.finish();
+    fn ended(&mut self) -> Flow {
+        self.session.ended()
     }
 }
 
 impl Dialect for Session {
-    fn line(&mut self, line: &[u8], _: Instant) -> Flow {
-        self.handle_line(line)
+    fn line(&mut self, line: Vec<u8>, _: Instant) -> Flow {
+        self.handle_line(&line)
     }
 
     fn dropped(&mut self, error: &LineError) {
         self.out().line(&output::error_line(error));
     }
 
-    fn finish(&mut self) {
+    fn ended(&mut self) -> Flow {
+        // The GUI is gone: the search is stopped and its `done` written.
         Session::finish(self);
+        Flow::Quit
     }
 }

@@ -3,13 +3,17 @@
 //! driven by.
 //!
 //! The loop's reader thread reads lines as they come, whatever the session is doing, and hands
-//! them over in order through a bounded channel; the session's thread executes them. The
-//! session can be woken without a line ([`Waker`]) when its search has answered, to run what it
-//! had put off until then.
+//! them over in order; the session's thread executes them, or keeps them to run later (behind a
+//! search with a finite limit). The session can be woken without a line ([`Waker`]) when its
+//! search has answered, to run what it had put off until then. What the reader has handed over
+//! and the session still keeps is bounded in bytes ([`MAX_WAITING_BYTES`]): beyond that the
+//! reader waits, so no input can make the engine's memory grow without bound, and below it the
+//! session sees every line at once (`isready`, `stop` and `quit` are answered whatever waits).
 
 use std::io::BufRead;
-use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
-use std::time::Instant;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -20,9 +24,20 @@ use super::Flow;
 /// bounded whatever the input.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// Lines read ahead of the session: beyond this the reader thread waits, so a flood of input
-/// costs at most this many lines of memory.
-const READ_AHEAD_LINES: usize = 64;
+/// Most bytes of input the reader may have handed over that the session has not yet executed
+/// (read ahead, or waiting behind a search): beyond this the reader thread waits until some
+/// have run. Each line counts its bytes and [`LINE_OVERHEAD`]. Large enough for any script of
+/// commands to be read whole while a search runs, so that `isready`, `stop` and `quit` after
+/// them are seen at once; small beside the search tree.
+pub const MAX_WAITING_BYTES: usize = 64 << 20;
+
+/// What a kept line costs beyond its bytes (its buffer's header and allocation), so that a
+/// flood of empty lines is bounded too.
+const LINE_OVERHEAD: usize = 64;
+
+/// How often the session's thread looks at its search when nothing wakes it: a search that
+/// died without answering must not leave the commands behind it waiting for ever.
+const IDLE_POLL: Duration = Duration::from_millis(100);
 
 /// Why an input line was dropped before parsing.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -113,16 +128,20 @@ impl<R: BufRead> LineReader<R> {
 
 /// A session of one dialect, as the input loop drives it.
 pub trait Dialect {
-    /// Handles one input line (without its line end), read at `read_at`.
-    fn line(&mut self, line: &[u8], read_at: Instant) -> Flow;
+    /// Handles one input line (without its line end), read at `read_at`. A session that keeps
+    /// the line to run it later counts it with [`Waker::hold`] until it has run.
+    fn line(&mut self, line: Vec<u8>, read_at: Instant) -> Flow;
     /// Answers a line that was dropped unread.
     fn dropped(&mut self, error: &LineError);
-    /// The running search has answered (see [`Waker`]): runs what waited for it.
+    /// The running search may have answered (see [`Waker`]): runs what waited for it. Once the
+    /// input has ended, [`Flow::Quit`] says that nothing is left to do.
     fn answered(&mut self) -> Flow {
         Flow::Continue
     }
-    /// Ends the session at the end of input; returns once its last reply is written.
-    fn finish(&mut self);
+    /// The input has ended: [`Flow::Quit`] when the session is done and its last reply
+    /// written; [`Flow::Continue`] while it finishes work that was asked for (the loop then
+    /// calls [`Dialect::answered`] until that says [`Flow::Quit`]).
+    fn ended(&mut self) -> Flow;
 }
 
 /// What the reader thread (and a search that answered) tell the session's thread.
@@ -133,55 +152,120 @@ enum Event {
     End,
 }
 
-/// Wakes the input loop's session thread without an input line: a search calls it once its
-/// answer is written. Cheap to clone; a waker of no loop does nothing.
+/// The bytes of input handed over and not yet executed (see [`MAX_WAITING_BYTES`]).
+#[derive(Default)]
+struct Budget {
+    used: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Budget {
+    /// Waits until `cost` more bytes fit (always when nothing is held), then counts them.
+    fn acquire(&self, cost: usize) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used > 0 && *used + cost > MAX_WAITING_BYTES {
+            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
+        *used += cost;
+    }
+
+    /// Counts `cost` more bytes without waiting.
+    fn add(&self, cost: usize) {
+        *self.used.lock().unwrap_or_else(|e| e.into_inner()) += cost;
+    }
+
+    /// Counts `cost` bytes as executed, and lets a waiting reader on.
+    fn release(&self, cost: usize) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used = used.saturating_sub(cost);
+        self.freed.notify_all();
+    }
+}
+
+/// What a line of `len` bytes counts against [`MAX_WAITING_BYTES`].
+fn cost(len: usize) -> usize {
+    len + LINE_OVERHEAD
+}
+
+/// The session's handle on its input loop: wakes the loop's session thread without an input
+/// line (a search calls it once its answer is written), and counts the lines the session keeps
+/// to run later. Cheap to clone; a waker of no loop wakes nothing and limits nothing.
 #[derive(Clone, Default)]
-pub struct Waker(Option<SyncSender<Event>>);
+pub struct Waker {
+    tx: Option<Sender<Event>>,
+    budget: Arc<Budget>,
+}
 
 impl Waker {
-    /// Wakes the session thread (never waits: when the channel is full, the session has lines
-    /// to handle and looks at its search before each).
+    /// Wakes the session thread (never waits).
     pub fn wake(&self) {
-        if let Some(tx) = &self.0 {
-            match tx.try_send(Event::Answered) {
-                Ok(()) | Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {}
-            }
+        if let Some(tx) = &self.tx {
+            // A loop that has ended has nobody to wake.
+            let _ = tx.send(Event::Answered);
         }
     }
+
+    /// Counts a line of `len` bytes that the session keeps to run later, until
+    /// [`Waker::release`]: while kept lines fill [`MAX_WAITING_BYTES`], the reader waits.
+    pub fn hold(&self, len: usize) {
+        self.budget.add(cost(len));
+    }
+
+    /// The kept line of `len` bytes has run (see [`Waker::hold`]).
+    pub fn release(&self, len: usize) {
+        self.budget.release(cost(len));
+    }
 }
 
-/// Runs `make`'s session on `input` until it returns [`Flow::Quit`] or the input ends; returns
-/// the process exit code (always 0: bad input is answered, never fatal). Lines are read as
-/// bytes on a thread of their own, so input that is not UTF-8 is answered like any other bad
-/// line and a session busy with a command never stops the reading.
+/// Runs `make`'s session on `input` until it returns [`Flow::Quit`] (after `quit`, or once the
+/// work asked for before the end of input is done); returns the process exit code (always 0:
+/// bad input is answered, never fatal). Lines are read as bytes on a thread of their own, so
+/// input that is not UTF-8 is answered like any other bad line and a session busy with a
+/// command never stops the reading.
 pub fn run<D: Dialect>(input: impl BufRead + Send + 'static, make: impl FnOnce(Waker) -> D) -> i32 {
-    let (tx, rx) = mpsc::sync_channel(READ_AHEAD_LINES);
-    let mut session = make(Waker(Some(tx.clone())));
-    let reader = std::thread::Builder::new()
-        .name("input".to_string())
-        .spawn(move || read_all(input, &tx));
+    let (tx, rx) = mpsc::channel();
+    let waker = Waker {
+        tx: Some(tx.clone()),
+        budget: Arc::default(),
+    };
+    let budget = Arc::clone(&waker.budget);
+    let mut session = make(waker.clone());
+    let reader = {
+        let (tx, budget) = (tx.clone(), Arc::clone(&budget));
+        std::thread::Builder::new()
+            .name("input".to_string())
+            .spawn(move || read_all(input, &tx, &budget))
+    };
     if reader.is_err() {
         // No thread: nothing can be read. Behave as at the end of input.
-        session.finish();
-        return 0;
+        let _ = tx.send(Event::End);
     }
-    drive(&mut session, &rx)
+    drive(&mut session, &rx, &budget)
 }
 
-fn drive(session: &mut impl Dialect, rx: &Receiver<Event>) -> i32 {
+fn drive(session: &mut impl Dialect, rx: &Receiver<Event>, budget: &Budget) -> i32 {
+    let mut ended = false;
     loop {
-        let flow = match rx.recv() {
-            Ok(Event::Line(line, read_at)) => session.line(&line, read_at),
+        let flow = match rx.recv_timeout(IDLE_POLL) {
+            Ok(Event::Line(line, read_at)) => {
+                let len = line.len();
+                let flow = session.line(line, read_at);
+                budget.release(cost(len));
+                flow
+            }
             Ok(Event::Dropped(e)) => {
                 session.dropped(&e);
+                budget.release(cost(0));
                 Flow::Continue
             }
-            Ok(Event::Answered) => session.answered(),
+            Ok(Event::Answered) | Err(RecvTimeoutError::Timeout) => session.answered(),
             // End of input, or a broken input stream, which means the same: no more commands.
-            Ok(Event::End) | Err(_) => {
-                session.finish();
-                return 0;
+            // (The session's waker keeps the channel open, so it is never disconnected.)
+            Ok(Event::End) | Err(RecvTimeoutError::Disconnected) if !ended => {
+                ended = true;
+                session.ended()
             }
+            Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => session.answered(),
         };
         if flow == Flow::Quit {
             return 0;
@@ -189,8 +273,9 @@ fn drive(session: &mut impl Dialect, rx: &Receiver<Event>) -> i32 {
     }
 }
 
-/// The reader thread: every line of `input`, in order, then `End`.
-fn read_all(input: impl BufRead, tx: &SyncSender<Event>) {
+/// The reader thread: every line of `input`, in order, then `End`. Waits while the lines handed
+/// over and not yet executed fill [`MAX_WAITING_BYTES`].
+fn read_all(input: impl BufRead, tx: &Sender<Event>, budget: &Budget) {
     let mut reader = LineReader::new(input, MAX_LINE_BYTES);
     loop {
         let event = match reader.next_line() {
@@ -198,6 +283,11 @@ fn read_all(input: impl BufRead, tx: &SyncSender<Event>) {
             Ok(Some(line)) => Event::Line(line.text.to_vec(), Instant::now()),
             Ok(None) | Err(_) => Event::End,
         };
+        match &event {
+            Event::Line(line, _) => budget.acquire(cost(line.len())),
+            Event::Dropped(_) => budget.acquire(cost(0)),
+            Event::Answered | Event::End => {}
+        }
         let end = matches!(event, Event::End);
         // The session is gone (it quit): nothing more to read for.
         if tx.send(event).is_err() || end {

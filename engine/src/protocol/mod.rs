@@ -27,7 +27,8 @@ use input::{Dialect, Waker};
 pub enum Flow {
     /// Read the next line.
     Continue,
-    /// `quit` was executed: read nothing more.
+    /// The session is over (`quit` was executed, or the work asked for before the end of
+    /// input is done): read nothing more.
     Quit,
 }
 
@@ -41,24 +42,63 @@ pub fn run(input: impl std::io::BufRead + Send + 'static, out: Output) -> i32 {
 /// One protocol session: the engine and where its replies go. [`run`] feeds it the lines of
 /// its input; a test or fuzzer can feed it lines one at a time and look at the engine between
 /// them (with an [`Output`] over an in-memory buffer to read the replies).
+///
+/// Lines take effect in the order they were sent, as if each waited for the one before: a
+/// command read while a search with a finite limit (or a perft, a bench) runs, or while other
+/// commands wait, waits in a queue and runs once the engine is free for it. Only `isready`,
+/// `stop`, `ponderhit`, `uci`, `debug` and a `quit` with nothing waiting before it are
+/// executed at once, whatever waits (see `protocol.md`, "Order of commands").
 pub struct Session {
     engine: Engine,
     out: Output,
     /// `debug on`: extra `info string debug:` lines.
     debug: bool,
-    /// Wakes the input loop when a search has answered.
+    /// Wakes the input loop when a search has answered, and counts the lines kept in `queue`.
     waker: Waker,
     /// When the line being executed was read (none: when it is executed).
     read_at: Option<Instant>,
-    /// Commands read during a search with a finite limit, run in order once it has answered.
-    queue: VecDeque<Command>,
-    /// The input has ended: every search is stopped as soon as it starts.
+    /// Commands waiting for the engine, run in order once it is free for them.
+    queue: VecDeque<Waiting>,
+    /// The input has ended: a search that would never end by itself is stopped as soon as it
+    /// starts, and the session is over once nothing runs or waits.
     ending: bool,
+    /// A `quit` waits in the queue: nothing after it is read.
+    quitting: bool,
 }
 
-/// Most commands waiting for a search: beyond this the session waits for the search before it
-/// takes the next line (and the input thread then for the session), so memory stays bounded.
-pub const MAX_QUEUED: usize = 64;
+/// A command waiting in the queue.
+enum Waiting {
+    /// An input line, kept as read and parsed when it runs: its errors are answered in order,
+    /// and a line costs its bytes only (counted by the input loop's [`Waker`]).
+    Line(Vec<u8>),
+    /// A command given to [`Session::execute`] already parsed.
+    Parsed(Command),
+    /// A line dropped unread: its error is answered in its turn.
+    Dropped(LineError),
+}
+
+/// The command of one input line (with or without its line end; `None` for a blank line).
+/// Bytes that are not UTF-8 make the line invalid, never a panic.
+fn parse_line(line: &[u8]) -> Result<Option<Command>, CommandError> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    command::parse(&String::from_utf8_lossy(line))
+}
+
+/// True for a command executed when it is read, whatever waits: those that talk to the running
+/// search or only answer (`isready`, `stop`, `ponderhit`, `uci`, `debug`), and `quit` when
+/// nothing waits before it (it then ends the running search at once).
+fn at_once(cmd: &Command, nothing_waits: bool) -> bool {
+    match cmd {
+        Command::IsReady
+        | Command::Stop
+        | Command::PonderHit
+        | Command::Uci
+        | Command::Debug(_) => true,
+        Command::Quit => nothing_waits,
+        _ => false,
+    }
+}
 
 impl Session {
     /// A fresh engine (default settings, start position) replying to `out`.
@@ -76,6 +116,7 @@ impl Session {
             read_at: None,
             queue: VecDeque::new(),
             ending: false,
+            quitting: false,
         }
     }
 
@@ -84,29 +125,23 @@ impl Session {
         &self.engine
     }
 
-    /// Handles one input line (with or without its line end): parses and executes it, or
-    /// answers an error line. Bytes that are not UTF-8 make the line invalid, never a panic.
+    /// Handles one input line (with or without its line end): parses and executes it, queues
+    /// it behind a search with a finite limit, or answers an error line. Bytes that are not
+    /// UTF-8 make the line invalid, never a panic.
     pub fn handle_line(&mut self, line: &[u8]) -> Flow {
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        match command::parse(&String::from_utf8_lossy(line)) {
-            Ok(None) => Flow::Continue,
-            Ok(Some(cmd)) => self.execute(cmd),
-            Err(e) => {
-                self.out.error(&e);
-                Flow::Continue
-            }
-        }
+        self.accept(line.to_vec())
     }
 
-    /// Ends the session as end of input does: the running search is stopped and answers, then
-    /// the commands still waiting run in order, each search among them stopped as soon as it
-    /// starts (every `go` gets its one `bestmove`); returns once the last reply is written.
+    /// Ends the session as end of input does, and returns once its last reply is written: a
+    /// search that would never end by itself (infinite, ponder) is stopped and answers; a
+    /// search with a finite limit runs to it; then the commands still waiting run in order
+    /// (a search among them that would never end by itself is stopped as soon as it starts).
     pub fn finish(&mut self) {
-        self.ending = true;
-        self.engine.stop();
-        self.engine.wait();
-        self.run_queued();
+        let mut flow = self.end_of_input();
+        while flow == Flow::Continue {
+            self.engine.wait();
+            flow = self.answered_now();
+        }
     }
 
     /// Waits until the engine is idle and no command waits: a search with a finite limit is
@@ -115,19 +150,103 @@ impl Session {
     pub fn settle(&mut self) {
         loop {
             self.engine.end_search();
-            self.run_queued();
+            if self.run_queued() == Flow::Quit {
+                return;
+            }
             if self.queue.is_empty() && !self.engine.is_searching() {
                 return;
             }
         }
     }
 
-    /// Executes a parsed command, or queues it behind a search with a finite limit (see
-    /// `protocol.md`, "Commands during a search"): `isready`, `stop`, `ponderhit`, `quit`,
-    /// `uci` and `debug` never wait; any other command waits while a search with a finite limit
-    /// runs or other commands wait, and runs as soon as the engine is free.
+    /// Executes a parsed command, or queues it (see [`Session`]): `isready`, `stop`,
+    /// `ponderhit`, `uci` and `debug` never wait, nor does `quit` when nothing waits before it;
+    /// any other command waits while a search with a finite limit runs or other commands wait,
+    /// and runs as soon as the engine is free.
     pub fn execute(&mut self, cmd: Command) -> Flow {
+        if self.quitting {
+            // A `quit` waits before this command: it will never run.
+            return Flow::Continue;
+        }
+        if self.run_queued() == Flow::Quit {
+            return Flow::Quit;
+        }
         let read_at = self.read_at.take();
+        if !self.waits() || at_once(&cmd, self.queue.is_empty()) {
+            return self.now(cmd, read_at);
+        }
+        self.quitting = cmd == Command::Quit;
+        self.queue.push_back(Waiting::Parsed(cmd));
+        Flow::Continue
+    }
+
+    /// [`Session::handle_line`] for a line the session may keep.
+    fn accept(&mut self, line: Vec<u8>) -> Flow {
+        let read_at = self.read_at.take();
+        if self.quitting {
+            // A `quit` waits before this line: it will never run.
+            return Flow::Continue;
+        }
+        if self.run_queued() == Flow::Quit {
+            return Flow::Quit;
+        }
+        let parsed = parse_line(&line);
+        let waits = self.waits();
+        match parsed {
+            Ok(None) => Flow::Continue,
+            Ok(Some(cmd)) if !waits || at_once(&cmd, self.queue.is_empty()) => {
+                self.now(cmd, read_at)
+            }
+            Err(e) if !waits => {
+                self.out.error(&e);
+                Flow::Continue
+            }
+            parsed => {
+                self.quitting = matches!(parsed, Ok(Some(Command::Quit)));
+                self.waker.hold(line.len());
+                self.queue.push_back(Waiting::Line(line));
+                Flow::Continue
+            }
+        }
+    }
+
+    /// True when a command read now must wait: a search with a finite limit runs, or other
+    /// commands wait.
+    fn waits(&mut self) -> bool {
+        !self.queue.is_empty() || self.busy()
+    }
+
+    /// The input has ended (see [`Session::finish`]): stops a search that would never end by
+    /// itself, runs what it can, and says whether the session is over.
+    fn end_of_input(&mut self) -> Flow {
+        self.ending = true;
+        self.stop_if_endless();
+        self.answered_now()
+    }
+
+    /// Runs what waited for a search that has answered; once the input has ended, says
+    /// [`Flow::Quit`] when nothing runs or waits any more (the last reply written).
+    fn answered_now(&mut self) -> Flow {
+        if self.run_queued() == Flow::Quit {
+            return Flow::Quit;
+        }
+        if self.ending && self.queue.is_empty() && !self.engine.is_searching() {
+            return Flow::Quit;
+        }
+        Flow::Continue
+    }
+
+    /// Once the input has ended nobody can send `stop`: a search that would never end by
+    /// itself is stopped now, and its answer written.
+    fn stop_if_endless(&mut self) {
+        if self.ending && self.engine.is_unbounded() {
+            self.engine.stop();
+            self.engine.wait();
+        }
+    }
+
+    /// Executes a command now (see [`Session::execute`] for when).
+    fn now(&mut self, cmd: Command, read_at: Option<Instant>) -> Flow {
         if self.debug {
             self.out.note(&format!("debug: command {cmd:?}"));
         }
@@ -141,8 +260,7 @@ impl Session {
                 }
             }
             Command::IsReady => {
-                self.run_queued();
-                // The tree is made now unless a search uses it: the answer never waits.
+                // The tree is prepared now unless a search uses it: the answer never waits.
                 self.engine.prepare();
                 self.out.line("readyok");
             }
@@ -154,20 +272,7 @@ impl Session {
                 self.engine.wait();
                 return Flow::Quit;
             }
-            cmd => {
-                self.run_queued();
-                if self.queue.is_empty() && !self.busy() {
-                    self.run(cmd, read_at);
-                } else {
-                    if self.queue.len() >= MAX_QUEUED {
-                        // A finite search: it ends by itself.
-                        self.engine.wait();
-                        self.run_queued();
-                    }
-                    self.queue.push_back(cmd);
-                    self.run_queued();
-                }
-            }
+            cmd => self.run(cmd, read_at),
         }
         Flow::Continue
     }
@@ -178,15 +283,37 @@ impl Session {
         self.engine.is_searching() && !self.engine.is_unbounded()
     }
 
-    /// Runs the waiting commands in order while the engine is free for them.
-    fn run_queued(&mut self) {
+    /// Runs the waiting commands in order while the engine is free for them; [`Flow::Quit`]
+    /// when a waiting `quit` ran.
+    fn run_queued(&mut self) -> Flow {
         while !self.busy() {
-            let Some(cmd) = self.queue.pop_front() else {
-                return;
+            let Some(waiting) = self.queue.pop_front() else {
+                break;
             };
-            // Its clock starts now: the time it waited was the other search's.
-            self.run(cmd, None);
+            let parsed = match waiting {
+                Waiting::Line(line) => {
+                    self.waker.release(line.len());
+                    parse_line(&line)
+                }
+                Waiting::Parsed(cmd) => Ok(Some(cmd)),
+                Waiting::Dropped(e) => {
+                    self.waker.release(0);
+                    self.out.error(&e);
+                    continue;
+                }
+            };
+            match parsed {
+                // Its clock starts now: the time it waited was the other search's.
+                Ok(Some(cmd)) => {
+                    if self.now(cmd, None) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => self.out.error(&e),
+            }
         }
+        Flow::Continue
     }
 
     /// Executes a command that changes or shows the game, the settings, or starts work; a
@@ -242,20 +369,15 @@ impl Session {
                 }
             }
             Command::Eval => self.out.lines(&output::eval_lines(self.engine.game())),
+            // Executed by `now`, never queued.
             Command::Uci
             | Command::IsReady
             | Command::Stop
             | Command::PonderHit
             | Command::Debug(_)
-            | Command::Quit => {
-                self.execute(cmd);
-            }
+            | Command::Quit => {}
         }
-        if self.ending {
-            // The input has ended: nobody waits for this work's figures.
-            self.engine.stop();
-            self.engine.wait();
-        }
+        self.stop_if_endless();
     }
 
     fn go(&mut self, request: GoRequest, read_at: Option<Instant>) {
@@ -295,22 +417,29 @@ impl Session {
 }
 
 impl Dialect for Session {
-    fn line(&mut self, line: &[u8], read_at: Instant) -> Flow {
+    fn line(&mut self, line: Vec<u8>, read_at: Instant) -> Flow {
         self.read_at = Some(read_at);
-        self.handle_line(line)
+        self.accept(line)
     }
 
     fn answered(&mut self) -> Flow {
-        self.run_queued();
-        Flow::Continue
+        self.answered_now()
     }
 
     fn dropped(&mut self, error: &LineError) {
-        self.out.error(error);
+        if self.quitting {
+            return;
+        }
+        if self.waits() {
+            self.waker.hold(0);
+            self.queue.push_back(Waiting::Dropped(error.clone()));
+        } else {
+            self.out.error(error);
+        }
     }
 
-    fn finish(&mut self) {
-        Session::finish(self);
+    fn ended(&mut self) -> Flow {
+        self.end_of_input()
     }
 }
 

@@ -23,23 +23,36 @@ pub const ENGINE_NAME: &str = "buffgreen";
 /// The author in `id author`.
 pub const ENGINE_AUTHOR: &str = "the buffgreen developers";
 
+/// The exit status of an engine whose standard output cannot be written (the exit-status
+/// scheme's "an output that cannot be written").
+pub const EXIT_OUTPUT_GONE: i32 = 2;
+
 /// A shared, line-atomic writer (cheap to clone; every clone writes to the same sink).
 #[derive(Clone)]
 pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// The process exits when a write fails (see [`Output::stdout`]).
+    exit_when_gone: bool,
 }
 
 impl Output {
-    /// Writes to `sink`.
+    /// Writes to `sink`; a failed write is ignored.
     pub fn new(sink: impl Write + Send + 'static) -> Output {
         Output {
             sink: Arc::new(Mutex::new(Box::new(sink))),
+            exit_when_gone: false,
         }
     }
 
-    /// Writes to standard output.
+    /// Writes to standard output. A write that fails means the reader is gone (a GUI that
+    /// died without `quit`, a pipe into `head`): nobody will read another line, so the
+    /// process says so on standard error and exits at once with [`EXIT_OUTPUT_GONE`], and no
+    /// search goes on as an orphan.
     pub fn stdout() -> Output {
-        Output::new(std::io::stdout())
+        Output {
+            exit_when_gone: true,
+            ..Output::new(std::io::stdout())
+        }
     }
 
     /// Writes to memory: returns the output and a handle to read what was written (for tests
@@ -62,10 +75,19 @@ impl Output {
             buf.push('\n');
         }
         // A poisoned lock only means another writer panicked mid-line; the sink is still
-        // usable. Write errors (the GUI went away) are ignored: there is no one to tell.
+        // usable.
         let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = sink.write_all(buf.as_bytes());
-        let _ = sink.flush();
+        let written = sink.write_all(buf.as_bytes()).and_then(|()| sink.flush());
+        if let Err(e) = written {
+            if self.exit_when_gone {
+                // Exits with the lock held, so no other thread writes (or exits) meanwhile.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "buffgreen: standard output cannot be written ({e}); exiting"
+                );
+                std::process::exit(EXIT_OUTPUT_GONE);
+            }
+        }
     }
 
     /// Writes `info string error: <what>`, the message shortened if very long.

@@ -109,8 +109,10 @@ impl PackedMove {
 }
 
 /// A tree node. Index 0 of the arena is the root; `first_child == 0` means "not expanded"
-/// (the root is nobody's child).
-#[derive(Debug, Default)]
+/// (the root is nobody's child). A node of zero bytes is a fresh one (`FromZeros`), so the
+/// arena can be taken as zeroed memory that the system maps only when the tree first touches
+/// it.
+#[derive(Debug, Default, zerocopy::FromZeros)]
 #[repr(C)]
 pub struct Node {
     /// Iterations that passed through this node.

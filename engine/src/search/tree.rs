@@ -5,7 +5,9 @@
 //! keep in one forward scan and slides the kept nodes down in index order (a mark-compact
 //! collector in the Lisp 2 style), which re-roots the tree in place without a second arena.
 //! The mark bits and the rank table it needs are preallocated and counted in the budget, so
-//! the whole search tree never takes more than `Hash` bytes.
+//! the whole search tree never takes more than `Hash` bytes. All of it is taken as zeroed
+//! memory, which the system maps only as the tree first touches it: a large `Hash` costs
+//! nothing until the search uses it.
 //!
 //! Threads: allocation and every node field are atomic, so several search threads share the
 //! arena through `&Tree` with no lock and no `unsafe`. Compaction takes `&mut Tree`: the
@@ -13,6 +15,8 @@
 //! searches, or after the threads of a search were joined because the arena filled up).
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use zerocopy::FromZeros;
 
 use crate::search::node::{Node, PackedMove};
 use crate::search::padded::CachePadded;
@@ -56,25 +60,36 @@ pub struct TreeStats {
 impl Tree {
     /// An arena that fits in `budget` bytes (at least a few thousand nodes; if the system
     /// cannot provide the memory, as many nodes as it can, halving the request).
+    ///
+    /// The memory is taken zeroed and not written here: the system maps it page by page as
+    /// the tree first touches it, so making even the largest arena costs next to nothing and a
+    /// search pays for the pages it uses as it grows into them (memory in use never exceeds
+    /// the budget either way). A zeroed node is a fresh one (see [`Node`]), and no node is
+    /// read before it is allocated and initialised.
     pub fn with_budget(budget: usize) -> Tree {
         let mut capacity = (budget / BYTES_PER_NODE).clamp(MIN_NODES, u32::MAX as usize - 1);
-        loop {
-            let mut nodes: Vec<Node> = Vec::new();
-            if nodes.try_reserve_exact(capacity).is_ok() || capacity <= MIN_NODES {
-                nodes.resize_with(capacity, Node::default);
-                let words = capacity.div_ceil(64);
-                let tree = Tree {
-                    nodes: nodes.into_boxed_slice(),
-                    used: CachePadded(AtomicU32::new(1)),
-                    marks: vec![0; words].into_boxed_slice(),
-                    ranks: vec![0; words].into_boxed_slice(),
-                    compactions: 0,
-                };
-                tree.clear();
-                return tree;
+        let nodes = loop {
+            match <[Node]>::new_box_zeroed_with_elems(capacity) {
+                Ok(nodes) => break nodes,
+                // The smallest arena is asked for as any allocation is: its failure is the
+                // system's out-of-memory handling.
+                Err(_) if capacity <= MIN_NODES => {
+                    break (0..capacity).map(|_| Node::default()).collect();
+                }
+                Err(_) => capacity /= 2,
             }
-            capacity /= 2;
-        }
+        };
+        let words = capacity.div_ceil(64);
+        // Zero-filled vectors of integers are taken zeroed as well, untouched until used.
+        let tree = Tree {
+            nodes,
+            used: CachePadded(AtomicU32::new(1)),
+            marks: vec![0; words].into_boxed_slice(),
+            ranks: vec![0; words].into_boxed_slice(),
+            compactions: 0,
+        };
+        tree.clear();
+        tree
     }
 
     /// Memory figures.

@@ -12,7 +12,7 @@ use crate::cli::GameRuleFlags;
 use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::progress::Progress;
-use crate::tablebase::verify::verify;
+use crate::tablebase::verify::{verify, SliceChecked};
 use crate::tablebase::{Tablebase, TbError};
 
 /// `buffgreen tb ...`.
@@ -113,7 +113,7 @@ pub struct CompressArgs {
     #[arg(long)]
     pub dir: PathBuf,
     /// Worker threads (default: one per CPU).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
 }
 
@@ -145,12 +145,16 @@ pub struct ProbeArgs {
 /// `tb verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// Directory of the slice files.
+    /// Directory of the slice files (default: the data directory's tables of the rules given,
+    /// where `tb build` writes without --dir).
     #[arg(long)]
-    pub dir: PathBuf,
+    pub dir: Option<PathBuf>,
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
+    #[command(flatten)]
+    /// Rules: which folder of the data directory's tables to check without --dir.
+    pub rules: GameRuleFlags,
 }
 
 fn threads(t: Option<u32>) -> usize {
@@ -348,12 +352,16 @@ fn run_probe(a: &ProbeArgs) -> i32 {
 }
 
 fn run_verify(a: &VerifyArgs) -> i32 {
+    let Some(dir) = dir_or_default(&a.dir, Some(&a.rules.rules())) else {
+        eprintln!("{NO_DEFAULT}");
+        return 2;
+    };
     let started = Instant::now();
-    let mut on_slice = |m, checked: Result<std::time::Duration, &TbError>| match checked {
-        Ok(t) => eprintln!("{m}: consistent ({:.1}s)", t.as_secs_f64()),
+    let mut on_slice = |checked: SliceChecked| match checked {
+        Ok((m, t)) => eprintln!("{m}: consistent ({:.1}s)", t.as_secs_f64()),
         Err(e) => eprintln!("error: {e}"),
     };
-    match verify(&a.dir, threads(a.threads), &mut on_slice) {
+    match verify(&dir, threads(a.threads), &mut on_slice) {
         Ok(r) if r.problems.is_empty() => {
             println!(
                 "ok: {} slices, {} positions consistent ({}), {:.1}s",

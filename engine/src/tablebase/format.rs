@@ -417,10 +417,25 @@ pub fn write_compressed(
     write_file(dir, material, &[&header.bytes(), &table, &blocks])
 }
 
+/// Opens `path` for reading when it is a regular file (or a link to one). Anything else named
+/// like a table (a FIFO, a device, a directory) is refused with an error of kind
+/// `InvalidInput` before it is opened: opening a FIFO waits for a writer, for ever, and a
+/// device may never end. A missing file is the error of kind `NotFound`, as from
+/// [`fs::File::open`].
+pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    fs::File::open(path)
+}
+
 /// Reads the header of a file only (for scanning a directory).
 pub fn read_header(path: &Path) -> Result<Header, TbError> {
     use std::io::Read;
-    let f = fs::File::open(path).map_err(|e| TbError::io(path, &e))?;
+    let f = open_regular(path).map_err(|e| TbError::io(path, &e))?;
     let mut h = Vec::with_capacity(HEADER_LEN);
     f.take(HEADER_LEN as u64)
         .read_to_end(&mut h)
@@ -440,14 +455,16 @@ pub struct Stored {
 
 /// Reads and checks the file of `material` in `dir`, plain or compressed (see [`decode`]).
 pub fn read(dir: &Path, material: Material, rules: &Rules) -> Result<Stored, TbError> {
+    use std::io::Read;
     let path = path_of(dir, material);
-    let bytes = match fs::read(&path) {
-        Ok(b) => b,
+    let mut bytes = Vec::new();
+    match open_regular(&path).and_then(|mut f| f.read_to_end(&mut bytes)) {
+        Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(TbError::Missing(material.to_string()))
         }
         Err(e) => return Err(TbError::io(&path, &e)),
-    };
+    }
     decode(&path, bytes, material, rules)
 }
 

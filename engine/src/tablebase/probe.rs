@@ -83,7 +83,7 @@ struct Slice {
 
 impl Slice {
     fn open(path: PathBuf, header: Header) -> Result<Slice, TbError> {
-        let file = File::open(&path).map_err(|e| TbError::io(&path, &e))?;
+        let file = format::open_regular(&path).map_err(|e| TbError::io(&path, &e))?;
         let len = file.metadata().map_err(|e| TbError::io(&path, &e))?.len();
         let (table, block) = match header.layout {
             Layout::Plain => (Vec::new(), PLAIN_BLOCK),

@@ -251,7 +251,7 @@ fn open_checked(
     rules: &Rules,
     lens: &[usize],
 ) -> Result<Option<(fs::File, Header)>, TbError> {
-    let mut f = match fs::File::open(path) {
+    let mut f = match format::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(TbError::io(path, &e)),

@@ -32,18 +32,34 @@ pub struct VerifyReport {
     pub problems: Vec<TbError>,
 }
 
+/// What `verify` says after each slice: the slice and the time its check took, or what was
+/// wrong.
+pub type SliceChecked<'a> = Result<(Material, Duration), &'a TbError>;
+
 /// Checks every slice file of `dir`, all of them whatever fails: a check of a large set takes
-/// hours, and one run should name every slice to build again. `on_slice(material, result)`
-/// after each, with the time it took or what was wrong. `Err` only when nothing can be checked
-/// (no tables, tables of mixed rules, an unreadable directory or header).
+/// hours, and one run should name every slice to build again. `on_slice` after each, with the
+/// slice and the time it took, or what was wrong: first every file whose header cannot be
+/// read (not a table, not a regular file, a forged header), then the slices in the order they
+/// are checked. `Err` only when nothing can be checked (no readable table, tables of mixed
+/// rules, an unreadable directory).
 pub fn verify(
     dir: &Path,
     threads: usize,
-    on_slice: &mut dyn FnMut(Material, Result<Duration, &TbError>),
+    on_slice: &mut dyn FnMut(SliceChecked),
 ) -> Result<VerifyReport, TbError> {
-    let files = format::scan(dir)?;
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    for (path, header) in format::scan_all(dir)? {
+        match header {
+            Ok(header) => files.push((path, header)),
+            Err(e) => unreadable.push(e),
+        }
+    }
     let Some((_, first)) = files.first() else {
-        return Err(TbError::Empty(dir.to_path_buf()));
+        return Err(unreadable
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| TbError::Empty(dir.to_path_buf())));
     };
     let rules = first.rules;
     for (path, header) in &files {
@@ -66,11 +82,14 @@ pub fn verify(
             })
             .collect(),
     );
+    for e in &unreadable {
+        on_slice(Err(e));
+    }
     let mut report = VerifyReport {
         slices: 0,
         positions: 0,
         rules,
-        problems: Vec::new(),
+        problems: unreadable,
     };
     for (step, &material) in order.iter().enumerate() {
         let started = Instant::now();
@@ -85,10 +104,10 @@ pub fn verify(
             Ok(n) => {
                 report.positions += n;
                 report.slices += 1;
-                on_slice(material, Ok(started.elapsed()));
+                on_slice(Ok((material, started.elapsed())));
             }
             Err(e) => {
-                on_slice(material, Err(&e));
+                on_slice(Err(&e));
                 report.problems.push(e);
             }
         }
