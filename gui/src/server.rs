@@ -56,6 +56,38 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Whether `host` (an address or `localhost`) is reachable from this machine only.
+pub fn is_loopback(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Whether a request's `Host` header names this server: one of `allowed`, or, when it listens
+/// beyond loopback, any IP address with its port (a browser on the network names the machine
+/// by the address it reached; an address is no DNS name, so no rebinding).
+fn host_ok(host: &str, allowed: &Allowed) -> bool {
+    if allowed.names.iter().any(|a| a == host) {
+        return true;
+    }
+    let Some((addr, port)) = host.rsplit_once(':') else {
+        return false;
+    };
+    let bare = addr.trim_start_matches('[').trim_end_matches(']');
+    allowed.any_address
+        && port == allowed.port.to_string()
+        && bare.parse::<std::net::IpAddr>().is_ok()
+}
+
+/// The `Host` values a request may carry.
+struct Allowed {
+    names: Vec<String>,
+    port: u16,
+    any_address: bool,
+}
+
 /// The total size of the page's files in bytes (the page weight).
 pub fn page_bytes() -> usize {
     ASSETS.iter().map(|(_, _, body)| body.len()).sum()
@@ -89,8 +121,8 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
         // Best effort: a desktop without xdg-open still has the printed URL.
         let _ = std::process::Command::new("xdg-open").arg(&url).spawn();
     }
-    let allowed: Arc<Vec<String>> = Arc::new(
-        [
+    let allowed = Arc::new(Allowed {
+        names: [
             host.clone(),
             "127.0.0.1".into(),
             "localhost".into(),
@@ -99,7 +131,9 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
         .iter()
         .map(|h| format!("{h}:{}", addr.port()))
         .collect(),
-    );
+        port: addr.port(),
+        any_address: !addr.ip().is_loopback(),
+    });
     let live = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
@@ -122,16 +156,29 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
     Ok(())
 }
 
-fn respond(mut stream: &TcpStream, status: &str, mime: &str, body: &[u8]) -> std::io::Result<()> {
+fn respond(stream: &TcpStream, status: &str, mime: &str, body: &[u8]) -> std::io::Result<()> {
+    respond_with(stream, status, mime, body, true)
+}
+
+/// A response; `with_body` false for a `HEAD` request (the same head, no body).
+fn respond_with(
+    mut stream: &TcpStream,
+    status: &str,
+    mime: &str,
+    body: &[u8],
+    with_body: bool,
+) -> std::io::Result<()> {
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n\
+        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nAllow: GET, HEAD\r\n\
          Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
          Content-Security-Policy: default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'\r\n\
          Connection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;
-    stream.write_all(body)?;
+    if with_body {
+        stream.write_all(body)?;
+    }
     stream.flush()
 }
 
@@ -189,34 +236,34 @@ fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
 fn connection(
     mut stream: TcpStream,
     engine: &EngineCommand,
-    allowed: &[String],
+    allowed: &Allowed,
 ) -> std::io::Result<()> {
     let Some(head) = read_head(&mut stream)? else {
         return respond(&stream, "400 Bad Request", "text/plain", b"bad request\n");
     };
     // A page from another site (or a rebound DNS name) must not reach the engine or the page.
-    if !head
-        .host
-        .as_ref()
-        .is_some_and(|h| allowed.iter().any(|a| a == h))
-    {
+    if !head.host.as_ref().is_some_and(|h| host_ok(h, allowed)) {
         return respond(&stream, "403 Forbidden", "text/plain", b"unknown Host\n");
     }
-    if head.method != "GET" {
-        return respond(
-            &stream,
-            "405 Method Not Allowed",
-            "text/plain",
-            b"GET only\n",
-        );
-    }
+    let get = match head.method.as_str() {
+        "GET" => true,
+        "HEAD" => false,
+        _ => {
+            return respond(
+                &stream,
+                "405 Method Not Allowed",
+                "text/plain",
+                b"GET or HEAD only\n",
+            )
+        }
+    };
     let path = head.path.split('?').next().unwrap_or("");
-    if path == "/ws" {
+    if path == "/ws" && get {
         return websocket(stream, &head, engine);
     }
     match ASSETS.iter().find(|(p, _, _)| *p == path) {
-        Some((_, mime, body)) => respond(&stream, "200 OK", mime, body.as_bytes()),
-        None => respond(&stream, "404 Not Found", "text/plain", b"not found\n"),
+        Some((_, mime, body)) => respond_with(&stream, "200 OK", mime, body.as_bytes(), get),
+        None => respond_with(&stream, "404 Not Found", "text/plain", b"not found\n", get),
     }
 }
 
@@ -274,4 +321,80 @@ fn websocket(mut stream: TcpStream, head: &Head, engine: &EngineCommand) -> std:
     }
     // The page is gone: dropping it ends its engine.
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The head of the server's answer to `request`.
+    fn ask(port: u16, request: &str) -> String {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out
+    }
+
+    #[test]
+    fn head_and_other_methods_and_hosts() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let opts = ServeOptions {
+            host: "127.0.0.1".into(),
+            port: 0,
+            open: false,
+            engine: EngineCommand::default(),
+        };
+        std::thread::spawn(move || {
+            let _ = serve(&opts, |url| {
+                let _ = tx.send(url.to_string());
+            });
+        });
+        let url = rx.recv().unwrap();
+        let port: u16 = url
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let head = ask(
+            port,
+            &format!("HEAD / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert!(head.ends_with("\r\n\r\n"), "no body after a HEAD: {head}");
+        let post = ask(
+            port,
+            &format!("POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(post.starts_with("HTTP/1.1 405 "), "{post}");
+        assert!(post.contains("\r\nAllow: GET, HEAD\r\n"), "{post}");
+        // On loopback an address the server does not listen on is refused.
+        let other = ask(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: 10.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(other.starts_with("HTTP/1.1 403 "), "{other}");
+    }
+
+    #[test]
+    fn hosts_beyond_loopback() {
+        assert!(is_loopback("127.0.0.1") && is_loopback("localhost") && is_loopback("[::1]"));
+        assert!(!is_loopback("0.0.0.0") && !is_loopback("192.168.1.2"));
+        let lan = Allowed {
+            names: vec!["0.0.0.0:80".into()],
+            port: 80,
+            any_address: true,
+        };
+        assert!(host_ok("192.168.1.2:80", &lan));
+        assert!(host_ok("[fe80::1]:80", &lan));
+        assert!(!host_ok("192.168.1.2:81", &lan));
+        assert!(!host_ok("rebound.example:80", &lan));
+        let local = Allowed {
+            any_address: false,
+            ..lan
+        };
+        assert!(!host_ok("192.168.1.2:80", &local));
+    }
 }
