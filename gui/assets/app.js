@@ -270,6 +270,7 @@ function gauge(line, turn) {
     g.dataset.eval = "";
     g.querySelector(".fill").style.height = "50%";
     g.title = "no evaluation";
+    $("eval-text").textContent = "";
     return;
   }
   // From the side to move's view to White's: a mate or a table result fills the gauge.
@@ -279,6 +280,9 @@ function gauge(line, turn) {
   g.dataset.eval = (cp >= 0 ? "+" : "") + (Math.abs(cp) >= 10000 ? (cp > 0 ? "W" : "B") : (cp / 100).toFixed(2));
   g.querySelector(".fill").style.height = `${white}%`;
   g.title = `White's view: ${g.dataset.eval} (${line.score} for ${turn})`;
+  // The side ahead, named: the gauge alone does not say which colour is which.
+  const ahead = cp > 0 ? "White" : cp < 0 ? "Black" : "Neither side";
+  $("eval-text").textContent = `${ahead} ahead: ${line.score} for ${turn === "black" ? "Black" : "White"} to move`;
 }
 
 function renderAnalysis(msg) {

@@ -100,6 +100,12 @@ impl Engine {
         if let Some(dir) = &cmd.dir {
             command.current_dir(dir);
         }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // A group of its own, so that [`Engine`]'s drop ends a wrapper's children too.
+            command.process_group(0);
+        }
         let mut child = command.spawn().map_err(|e| GuiError::Spawn {
             program: cmd.program.clone(),
             source: e,
@@ -301,13 +307,22 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.send("quit");
-        // A well-behaved engine exits at `quit` at once; one that does not is killed.
+        // A well-behaved engine exits at `quit` at once; one that does not is killed, and so
+        // is whatever else runs in its process group (a wrapper script's children).
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
+        }
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals the process group the engine leads
+            // (started with `process_group(0)`); it touches no memory of ours.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
         }
         let _ = self.child.kill();
         let _ = self.child.wait();

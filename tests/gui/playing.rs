@@ -80,6 +80,9 @@ async fn the_gauge_and_an_arrow_for_each_lines_best_move() {
     assert_eq!(starts.as_str().unwrap(), want.join(" "));
     let eval = b.js("document.getElementById('gauge').dataset.eval").await;
     assert!(eval.as_str().unwrap().starts_with(['+', '-']), "{eval}");
+    // The side is named beside the gauge's colours.
+    let said = b.text("#eval-text").await;
+    assert!(said.ends_with("for Black to move"), "{said}");
     // The README's pictures, where `BUFFGREEN_GUI_SCREENSHOT` says (docs/gui.png), and the
     // same page at a phone's width beside it (docs/gui-phone.png); else only taken.
     let png = b.c.screenshot().await.unwrap();

@@ -317,3 +317,48 @@ async fn the_diagnostics_show_the_protocol_the_engine_and_the_errors() {
     assert_eq!(d["lines"].as_array().unwrap().len(), 400);
     b.close().await;
 }
+
+/// The processes whose command line holds the argument `word`.
+fn running(word: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            cmdline.split(|b| *b == 0).any(|a| a == word.as_bytes())
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_wrapper_engines_children_end_with_the_page() {
+    // A number no other process has as its argument: this test's own.
+    let mark = format!("{}", 900_000 + std::process::id() % 90_000);
+    let spec = format!(
+        "cmd=sh arg=-c 'arg=sleep {mark} & exec {}' name=wrapped",
+        env!("CARGO_BIN_EXE_buffgreen")
+    );
+    let Some(b) = start(Some(&spec)).await else {
+        return;
+    };
+    assert_eq!(running(&mark).len(), 1, "the wrapper's child runs");
+    // The page goes: its socket closes and its engine is ended, children too.
+    b.c.goto("about:blank").await.unwrap();
+    for _ in 0..600 {
+        if running(&mark).is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let left = running(&mark);
+    b.close().await;
+    if !left.is_empty() {
+        // Ended here, or it would hold the test's output open long after the failure.
+        for pid in &left {
+            signal(pid.parse().unwrap(), "-9");
+        }
+        panic!("the wrapper's child outlived the page");
+    }
+}
