@@ -240,6 +240,20 @@ function renderMoves() {
   });
   const cur = ol.querySelector(".current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
+  // The other lines, each from the ply where it leaves this one; a click makes it the game's.
+  const box = $("variations");
+  box.replaceChildren(...(state.variations || []).map((v) => {
+    const d = document.createElement("button");
+    d.type = "button";
+    d.className = "variation";
+    d.dataset.variation = String(v.index);
+    const k = v.ply + (startWhite ? 1 : 0);
+    const num = `${Math.floor(k / 2) + 1}.${k % 2 ? ".." : ""}`;
+    d.textContent = `${num} ${v.moves.slice(0, 8).map(show).join(" ")}${v.moves.length > 8 ? " ..." : ""}`;
+    d.title = "play on in this line (the game's line is kept as a variation)";
+    d.onclick = () => send({ type: "variation", index: v.index });
+    return d;
+  }));
 }
 
 function fmtClock(ms) {

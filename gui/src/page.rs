@@ -25,6 +25,8 @@ const MAX_MULTIPV: u64 = 8;
 const MAX_MOVES: usize = 2000;
 /// Errors kept for the diagnostics.
 const ERRORS_KEPT: usize = 100;
+/// Variations kept (the oldest go first).
+const MAX_VARIATIONS: usize = 32;
 
 /// What the engine is doing for the page.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +74,9 @@ pub struct Page {
     turn_started: Instant,
     forfeit: Option<Side>,
     search: Search,
+    /// Other lines of the game, each whole from the start: a move played at an earlier ply
+    /// keeps the moves it replaced here.
+    variations: Vec<Vec<String>>,
     last_analysis: Instant,
     out: Vec<Value>,
 }
@@ -116,6 +121,7 @@ impl Page {
             turn_started: Instant::now(),
             forfeit: None,
             search: Search::Idle,
+            variations: Vec::new(),
             last_analysis: Instant::now(),
             out: Vec::new(),
         };
@@ -292,7 +298,7 @@ impl Page {
                     (self.record, self.sides, self.level, self.tc) = old;
                     return Err(e);
                 }
-                self.reset_clocks();
+                self.reset_game();
                 self.push_state();
                 Ok(())
             }
@@ -317,7 +323,7 @@ impl Page {
             Op::Fen(fen) => {
                 self.halt()?;
                 self.load(Record::new(self.record.rules, fen))?;
-                self.reset_clocks();
+                self.reset_game();
                 self.push_state();
                 Ok(())
             }
@@ -327,7 +333,7 @@ impl Page {
                 self.load(record)
                     .map_err(|e| GuiError::Refused(format!("PDN import: {e}")))?;
                 self.tc = None;
-                self.reset_clocks();
+                self.reset_game();
                 self.push_state();
                 Ok(())
             }
@@ -339,7 +345,7 @@ impl Page {
                 self.halt()?;
                 self.load(record)?;
                 (self.sides, self.level, self.tc) = (sides, level, None);
-                self.reset_clocks();
+                self.reset_game();
                 self.push_state();
                 Ok(())
             }
@@ -368,6 +374,7 @@ impl Page {
                 self.push_state();
                 Ok(())
             }
+            Op::Variation(i) => self.switch_variation(i),
         }
     }
 
@@ -477,10 +484,21 @@ impl Page {
     fn play(&mut self, mv: String) -> Result<(), GuiError> {
         let mover = self.snap.turn;
         let mut record = self.record.clone();
-        record.moves.truncate(record.ply);
-        record.moves.push(mv);
+        let replaced = match record.moves.get(record.ply) {
+            // The move the record goes on with: its continuation stays.
+            Some(next) if *next == mv => None,
+            Some(_) => Some(record.moves.clone()),
+            None => None,
+        };
+        if replaced.is_some() || record.ply == record.moves.len() {
+            record.moves.truncate(record.ply);
+            record.moves.push(mv);
+        }
         record.ply += 1;
         self.load(record)?;
+        if let Some(line) = replaced {
+            self.keep_variation(line);
+        }
         if let Some(tc) = self.tc {
             let spent = self.turn_started.elapsed().as_millis() as i64;
             self.clocks[idx(mover)] += tc.inc - spent;
@@ -488,6 +506,36 @@ impl Page {
         }
         self.push_state();
         Ok(())
+    }
+
+    /// Keeps `line` (a whole game from the start) among the variations, once, bounded.
+    fn keep_variation(&mut self, line: Vec<String>) {
+        if line == self.record.moves || self.variations.contains(&line) {
+            return;
+        }
+        if self.variations.len() >= MAX_VARIATIONS {
+            self.variations.remove(0);
+        }
+        self.variations.push(line);
+    }
+
+    /// Makes variation `i` the game's line, the line it replaces a variation, and shows the
+    /// first move where they part.
+    fn switch_variation(&mut self, i: usize) -> Result<(), GuiError> {
+        let Some(line) = self.variations.get(i).cloned() else {
+            return Err(GuiError::Refused(format!("no variation {i}")));
+        };
+        let analysing = self.halt()?;
+        let mut record = self.record.clone();
+        let shared = common(&line, &record.moves);
+        record.moves = line;
+        record.ply = (shared + 1).min(record.moves.len());
+        let old = std::mem::replace(&mut self.variations[i], self.record.moves.clone());
+        if let Err(e) = self.load(record) {
+            self.variations[i] = old;
+            return Err(e);
+        }
+        self.shown_again(analysing)
     }
 
     /// Moves the board along the record: `step` -1 (undo), +1 (redo) or 0 with `to` (jump).
@@ -517,6 +565,12 @@ impl Page {
             record.ply = next as usize;
             self.load(record)?;
         }
+        self.shown_again(analysing)
+    }
+
+    /// After the board moved along the game's moves: no flag fallen, the clock of the side to
+    /// move starts now, and an analysis that ran goes on on the new position.
+    fn shown_again(&mut self, analysing: bool) -> Result<(), GuiError> {
         self.forfeit = None;
         self.turn_started = Instant::now();
         self.push_state();
@@ -526,7 +580,9 @@ impl Page {
         Ok(())
     }
 
-    fn reset_clocks(&mut self) {
+    /// A new game on the board: the clocks from the time control, no variations.
+    fn reset_game(&mut self) {
+        self.variations.clear();
         self.forfeit = None;
         if let Some(tc) = self.tc {
             self.clocks = [tc.base, tc.base];
@@ -718,6 +774,11 @@ impl Page {
             "halfmoves": self.snap.clock,
             "legal": self.snap.legal,
             "moves": self.record.moves,
+            // Each variation from where it leaves the game's line: that ply and its moves.
+            "variations": self.variations.iter().enumerate().map(|(i, line)| {
+                let ply = common(line, &self.record.moves);
+                json!({"index": i, "ply": ply, "moves": line[ply..]})
+            }).collect::<Vec<_>>(),
             "ply": self.record.ply,
             "rules": {"backwardCapture": r.backward_capture, "longKings": r.long_kings,
                       "drawHalfMoves": r.draw_half_moves, "losing": r.losing},
@@ -771,6 +832,11 @@ impl Page {
     }
 }
 
+/// How many first moves two lines share.
+fn common(a: &[String], b: &[String]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
 /// The analysis message: lines best first, scores from the side to move's view.
 fn analysis_json(lines: &[Info], turn: Side) -> Value {
     let lines: Vec<Value> = lines
@@ -818,6 +884,7 @@ enum Op {
     Stop,
     Go,
     Sides([bool; 2]),
+    Variation(usize),
 }
 
 fn get<'a>(v: &'a Value, key: &str) -> Result<&'a Value, GuiError> {
@@ -972,6 +1039,7 @@ impl Op {
             "analyse" => Op::Analyse(get_u64(v, "multipv", 1, MAX_MULTIPV)?),
             "stop" => Op::Stop,
             "go" => Op::Go,
+            "variation" => Op::Variation(get_u64(v, "index", 0, MAX_VARIATIONS as u64)? as usize),
             "sides" => Op::Sides(sides(v)?),
             k => return Err(bad(format!("unknown type '{k}'"))),
         })

@@ -189,3 +189,35 @@ async fn keyboard_play_and_labels_for_screen_readers() {
     );
     b.close().await;
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_move_at_an_earlier_ply_keeps_the_old_line_as_a_variation() {
+    let Some(b) = board("bg").await else { return };
+    for (i, mv) in ["11-15", "22-18", "15x22"].iter().enumerate() {
+        b.play(mv, i + 1).await;
+    }
+    // The same move again at ply 0: the game's line goes on, nothing is cut.
+    b.click("#btn-first").await;
+    b.at_ply(0).await;
+    b.play("11-15", 1).await;
+    assert_eq!(b.state("moves.length").await, json!(3));
+    assert_eq!(b.state("variations").await, json!([]));
+    // Another move at ply 1: the old line is kept.
+    b.play("21-17", 2).await;
+    assert_eq!(b.state("moves").await, json!(["11-15", "21-17"]));
+    assert_eq!(
+        b.state("variations").await,
+        json!([{"index": 0, "ply": 1, "moves": ["22-18", "15x22"]}])
+    );
+    assert_eq!(b.text("[data-variation=\"0\"]").await, "1... 22-18 15x22");
+    // Back to it: the lines change places.
+    b.click("[data-variation=\"0\"]").await;
+    b.until("window.buffgreen.state.moves.join(' ') === '11-15 22-18 15x22'")
+        .await;
+    assert_eq!(b.state("ply").await, json!(2));
+    assert_eq!(
+        b.state("variations").await,
+        json!([{"index": 0, "ply": 1, "moves": ["21-17"]}])
+    );
+    b.close().await;
+}
