@@ -75,7 +75,8 @@ function receive(msg) {
     case "hello":
       $("engine-name").textContent = msg.engine;
       break;
-    case "state":
+    case "state": {
+      const before = state;
       state = msg;
       window.buffgreen.state = msg;
       view.path = [];
@@ -92,7 +93,11 @@ function receive(msg) {
       else view.resuming = false;
       render();
       if (!view.resuming) save();
+      // One move on (played, or redone): it slides and clicks.
+      if (before && msg.start === before.start && msg.ply === before.ply + 1) moved(msg.moves[msg.ply - 1]);
+      premoveNow();
       break;
+    }
     case "analysis":
       renderAnalysis(msg);
       break;
@@ -115,6 +120,66 @@ function receive(msg) {
       a.hidden = false;
       break;
   }
+}
+
+// Sounds and sliding pieces, each can be turned off; kept in the browser.
+const SETTINGS_KEY = "buffgreen.settings";
+const settings = { sound: true, slide: true };
+try { Object.assign(settings, JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}); } catch (e) { /* defaults */ }
+let audio = null;
+
+/** A move was played on the board: it slides from its first square, and clicks. */
+function moved(m) {
+  const sq = squares(m);
+  const from = cells[sq[0]], to = cells[sq[sq.length - 1]];
+  const piece = to && to.querySelector(".piece");
+  if (settings.slide && from && piece && piece.animate) {
+    const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+    piece.animate([{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)` }, { transform: "none" }],
+      { duration: 160, easing: "ease-out" });
+    window.buffgreen.slides += 1;
+  }
+  if (settings.sound && window.AudioContext) {
+    try {
+      audio = audio || new AudioContext();
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = m.includes("x") ? 330 : 520;
+      g.gain.setValueAtTime(0.15, audio.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+      o.connect(g).connect(audio.destination);
+      o.start();
+      o.stop(audio.currentTime + 0.08);
+      window.buffgreen.sounds += 1;
+    } catch (e) { /* no audio here: silence */ }
+  }
+}
+
+/** A premove entered during the engine's turn, played once it is the human's turn. */
+function premoveNow() {
+  if (!view.premove || !humanToMove()) return;
+  const [from, to] = view.premove;
+  view.premove = null;
+  const fits = state.legal.filter((m) => { const sq = squares(m); return sq[0] === from && sq[sq.length - 1] === to; });
+  if (fits.length === 1) {
+    send({ type: "move", move: fits[0] });
+  } else {
+    message(`Premove ${sqName(from)}-${sqName(to)} dropped: not a legal move now`);
+    render();
+  }
+}
+
+/** During the engine's move: the human's piece and a square, kept as a premove. */
+function choosePremove(n) {
+  const human = state.sides.black ? "white" : "black";
+  const piece = parseFen(state.fen)[n];
+  if (!view.premove || view.premove.length === 2) {
+    view.premove = piece && piece.endsWith(human) ? [n] : null;
+  } else if (n === view.premove[0]) {
+    view.premove = null;
+  } else {
+    view.premove = [view.premove[0], n];
+  }
+  render();
 }
 
 /** The human's side at the bottom: when the engine plays only White, Black is the human's. */
@@ -181,6 +246,8 @@ function render() {
   const last = state.ply > 0 ? squares(state.moves[state.ply - 1]) : [];
   last.forEach((n, i) => cells[n].classList.add("last", i === 0 ? "from" : "to"));
   view.path.forEach((n, i) => cells[n].classList.add(i === 0 ? "selected" : "pending"));
+  for (const cell of Object.values(cells)) delete cell.dataset.premove;
+  if (view.premove && !humanToMove()) view.premove.forEach((n) => (cells[n].dataset.premove = "true"));
   const next = new Set(candidates().map((m) => squares(m)[view.path.length]));
   next.forEach((n) => (cells[n].dataset.legal = "true"));
   // The full capture's destination too, where it names one capture (lidraughts' entry).
@@ -360,6 +427,11 @@ function finals() {
 /** A square chosen by click or drop. */
 function choose(n) {
   if (!state) return;
+  // One human against the engine, the engine thinking: a premove.
+  if (state.thinking && state.result === "ongoing" && state.sides.black !== state.sides.white) {
+    choosePremove(n);
+    return;
+  }
   if (!humanToMove()) {
     message(state.result !== "ongoing" ? "The game is over." : "It is not your move.");
     return;
@@ -522,6 +594,15 @@ $("btn-diag-copy").onclick = async () => {
 };
 setInterval(() => { if ($("diag-box").open) send({ type: "diagnostics" }); }, 1000);
 
+for (const key of ["sound", "slide"]) {
+  const box = $(`opt-${key}`);
+  box.checked = settings[key];
+  box.onchange = () => {
+    settings[key] = box.checked;
+    try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings)); } catch (e) { /* not kept */ }
+  };
+}
+
 $("btn-undo").onclick = () => send({ type: "undo" });
 $("btn-redo").onclick = () => send({ type: "redo" });
 $("btn-first").onclick = () => send({ type: "jump", ply: 0 });
@@ -540,5 +621,5 @@ $("pdn-file").onchange = async () => {
 setInterval(renderClocks, 200);
 
 // For tests and users' own automation: the socket, the last state, a message count.
-window.buffgreen = { socket: null, state: null, received: 0, send };
+window.buffgreen = { socket: null, state: null, received: 0, send, slides: 0, sounds: 0 };
 connect();

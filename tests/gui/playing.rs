@@ -221,3 +221,46 @@ async fn a_move_at_an_earlier_ply_keeps_the_old_line_as_a_variation() {
     );
     b.close().await;
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_premove_sounds_and_sliding_that_can_be_turned_off() {
+    let Some(b) = board("bg").await else { return };
+    // The engine plays White with time to think; Black's man 1 and White's man 32 far apart,
+    // so Black's premove stays legal whatever White plays.
+    b.js("(() => { window.buffgreen.send({type: 'new', rules: {backwardCapture: true, longKings: true, drawHalfMoves: 80, losing: false}, engine: {black: false, white: true}, level: {kind: 'movetime', value: 1500}, clock: null, fen: 'B:W32:B1'}); return true; })()").await;
+    b.until("window.buffgreen.state.start === 'B:W32:B1' && !window.buffgreen.state.thinking")
+        .await;
+    b.click_move("1-5").await;
+    b.until("window.buffgreen.state.thinking").await;
+    b.click_sq(5).await;
+    b.click_sq(9).await;
+    assert_eq!(
+        b.js("[...document.querySelectorAll('[data-premove]')].map(e => Number(e.dataset.num)).sort((x, y) => x - y).join(' ')")
+            .await,
+        json!("5 9")
+    );
+    b.until("window.buffgreen.state.ply === 3 && !window.buffgreen.state.thinking")
+        .await;
+    assert_eq!(b.state("moves[2]").await, json!("5-9"));
+    assert!(b.js("window.buffgreen.slides").await.as_u64().unwrap() >= 2);
+    assert!(b.js("window.buffgreen.sounds").await.as_u64().unwrap() >= 2);
+    // Both off, kept across a reload: a move neither slides nor sounds.
+    b.click("#opt-sound").await;
+    b.click("#opt-slide").await;
+    b.c.goto(&b.url).await.unwrap();
+    b.until("window.buffgreen.state && window.buffgreen.state.ply === 3 && window.buffgreen.state.legal.length > 0 && !window.buffgreen.state.thinking")
+        .await;
+    assert_eq!(
+        b.js("document.getElementById('opt-sound').checked || document.getElementById('opt-slide').checked").await,
+        json!(false)
+    );
+    let mv = b.state("legal[0]").await.as_str().unwrap().to_string();
+    b.click_move(&mv).await;
+    b.until("window.buffgreen.state.ply >= 4").await;
+    assert_eq!(
+        b.js("window.buffgreen.slides + window.buffgreen.sounds")
+            .await,
+        json!(0)
+    );
+    b.close().await;
+}
