@@ -64,7 +64,7 @@ function connect() {
   window.buffgreen.socket = socket;
   socket.onmessage = (ev) => receive(JSON.parse(ev.data));
   socket.onclose = () => {
-    $("status").textContent = "Disconnected from the server: reload the page.";
+    $("status").textContent = "Disconnected from the server (stopped, or too many pages open): reload the page.";
     $("status").dataset.result = "disconnected";
   };
 }

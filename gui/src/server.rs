@@ -95,8 +95,13 @@ pub fn page_bytes() -> usize {
 
 /// The most request-head bytes read.
 const MAX_HEAD: usize = 16 * 1024;
-/// The most connections served at once (pages and asset requests together).
-const MAX_CONNECTIONS: usize = 32;
+/// The most connections served at once (pages and asset requests together): many, since an
+/// idle one costs a sleeping thread, so that idle sockets cannot lock the page out.
+const MAX_CONNECTIONS: usize = 256;
+/// The most pages (WebSockets, each with its engine process and its memory) at once.
+pub const MAX_PAGES: usize = 8;
+/// How long a connection may take to send its request head.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a WebSocket read waits before the engine's lines are forwarded.
 const POLL: Duration = Duration::from_millis(5);
 
@@ -135,6 +140,7 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
         any_address: !addr.ip().is_loopback(),
     });
     let live = Arc::new(AtomicUsize::new(0));
+    let pages = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         if live.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
@@ -148,8 +154,9 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
         }
         live.fetch_add(1, Ordering::SeqCst);
         let (engine, allowed, live) = (opts.engine.clone(), allowed.clone(), live.clone());
+        let pages = pages.clone();
         std::thread::spawn(move || {
-            let _ = connection(stream, &engine, &allowed);
+            let _ = connection(stream, &engine, &allowed, &pages);
             live.fetch_sub(1, Ordering::SeqCst);
         });
     }
@@ -194,7 +201,7 @@ struct Head {
 }
 
 fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.set_read_timeout(Some(HEAD_TIMEOUT))?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 2048];
     loop {
@@ -237,6 +244,7 @@ fn connection(
     mut stream: TcpStream,
     engine: &EngineCommand,
     allowed: &Allowed,
+    pages: &AtomicUsize,
 ) -> std::io::Result<()> {
     let Some(head) = read_head(&mut stream)? else {
         return respond(&stream, "400 Bad Request", "text/plain", b"bad request\n");
@@ -259,7 +267,19 @@ fn connection(
     };
     let path = head.path.split('?').next().unwrap_or("");
     if path == "/ws" && get {
-        return websocket(stream, &head, engine);
+        // Counted while the socket lives; each page has its engine, so their number is bound.
+        if pages.fetch_add(1, Ordering::SeqCst) >= MAX_PAGES {
+            pages.fetch_sub(1, Ordering::SeqCst);
+            return respond(
+                &stream,
+                "503 Service Unavailable",
+                "text/plain",
+                b"too many pages open: close one\n",
+            );
+        }
+        let served = websocket(stream, &head, engine);
+        pages.fetch_sub(1, Ordering::SeqCst);
+        return served;
     }
     match ASSETS.iter().find(|(p, _, _)| *p == path) {
         Some((_, mime, body)) => respond_with(&stream, "200 OK", mime, body.as_bytes(), get),
@@ -336,8 +356,8 @@ mod tests {
         out
     }
 
-    #[test]
-    fn head_and_other_methods_and_hosts() {
+    /// A server on a free loopback port, for the test's life; its port.
+    fn serve_here() -> u16 {
         let (tx, rx) = std::sync::mpsc::channel();
         let opts = ServeOptions {
             host: "127.0.0.1".into(),
@@ -351,13 +371,17 @@ mod tests {
             });
         });
         let url = rx.recv().unwrap();
-        let port: u16 = url
-            .trim_end_matches('/')
+        url.trim_end_matches('/')
             .rsplit(':')
             .next()
             .unwrap()
             .parse()
-            .unwrap();
+            .unwrap()
+    }
+
+    #[test]
+    fn head_and_other_methods_and_hosts() {
+        let port = serve_here();
         let head = ask(
             port,
             &format!("HEAD / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
@@ -376,6 +400,49 @@ mod tests {
             &format!("GET / HTTP/1.1\r\nHost: 10.0.0.1:{port}\r\n\r\n"),
         );
         assert!(other.starts_with("HTTP/1.1 403 "), "{other}");
+    }
+
+    /// A WebSocket handshake to the server on `port`: the answer's status line, and the
+    /// socket, kept open (the page lives while it does).
+    fn ws_open(port: u16) -> (String, TcpStream) {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let host = format!("127.0.0.1:{port}");
+        write!(
+            s,
+            "GET /ws HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nConnection: Upgrade\r\n\
+             Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        )
+        .unwrap();
+        let mut first = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(&s), &mut first).unwrap();
+        (first.trim_end().to_string(), s)
+    }
+
+    #[test]
+    fn idle_sockets_do_not_lock_the_page_out_and_pages_are_bounded() {
+        let port = serve_here();
+        // More idle connections than the old bound of 32: the page still loads.
+        let idle: Vec<TcpStream> = (0..40)
+            .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+            .collect();
+        let page = ask(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(
+            page.starts_with("HTTP/1.1 200 OK\r\n"),
+            "{}",
+            &page[..page.len().min(200)]
+        );
+        drop(idle);
+        // Pages: each WebSocket has an engine (here one that cannot start), up to the bound.
+        let open: Vec<_> = (0..MAX_PAGES).map(|_| ws_open(port)).collect();
+        for (status, _) in &open {
+            assert_eq!(status, "HTTP/1.1 101 Switching Protocols");
+        }
+        assert_eq!(ws_open(port).0, "HTTP/1.1 503 Service Unavailable");
+        drop(open);
     }
 
     #[test]
