@@ -105,7 +105,8 @@ function receive(msg) {
       renderDiagnostics(msg);
       break;
     case "error":
-      message(msg.message);
+      // The server's words for a message it refused, said for a person.
+      message(msg.message.replace(/^bad message: /, "Not accepted: "));
       view.resuming = false;
       // A refused move leaves nothing selected.
       if (view.path.length) { view.path = []; render(); }

@@ -600,17 +600,17 @@ async fn malformed_websocket_messages_get_an_error_and_change_nothing() {
     for (msg, want) in [
         (
             "{not json",
-            "bad message: not JSON: key must be a string at line 1 column 2",
+            "Not accepted: not JSON: key must be a string at line 1 column 2",
         ),
-        ("{\"type\":\"fly\"}", "bad message: unknown type 'fly'"),
-        ("{\"type\":\"move\"}", "bad message: missing \"move\""),
+        ("{\"type\":\"fly\"}", "Not accepted: unknown type 'fly'"),
+        ("{\"type\":\"move\"}", "Not accepted: missing \"move\""),
         (
             "{\"type\":\"move\",\"move\":\"9-99\"}",
             "illegal move '9-99'; legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16",
         ),
         (
             "{\"type\":\"fen\",\"fen\":\"B:W1:B2 moves 2-6\"}",
-            "bad message: \"fen\": not a FEN: 'B:W1:B2 moves 2-6'",
+            "Not accepted: \"fen\": not a FEN: 'B:W1:B2 moves 2-6'",
         ),
         (
             "{\"type\":\"fen\",\"fen\":\"B:W33:B1\"}",
@@ -635,7 +635,7 @@ async fn malformed_websocket_messages_get_an_error_and_change_nothing() {
         .await;
     assert_eq!(
         b.text("#message").await,
-        "bad message: message too long: 300031 bytes, at most 262144"
+        "Not accepted: message too long: 300031 bytes, at most 262144"
     );
     // Another origin cannot open the socket.
     let host = b
