@@ -68,7 +68,7 @@ async fn the_gauge_and_an_arrow_for_each_lines_best_move() {
         .await;
     let centre = |n: u32| {
         let row = (n - 1) / 4;
-        let col = (n - 1) % 4 * 2 + u32::from(row % 2 == 0);
+        let col = (n - 1) % 4 * 2 + u32::from(row.is_multiple_of(2));
         format!("{},{}", col as f64 + 0.5, row as f64 + 0.5)
     };
     let want: Vec<String> = firsts
