@@ -282,7 +282,11 @@ fn run_gui(a: &GuiArgs) -> ExitCode {
         Ok(e) => e,
         Err(code) => return code,
     };
-    if let Some(host) = &a.host {
+    if let Some(host) = a
+        .host
+        .as_deref()
+        .filter(|h| !buffgreen_gui::server::is_loopback(h))
+    {
         eprintln!("warning: --host {host}: the page and its engine are open to anyone who can reach this address");
     }
     let opts = buffgreen_gui::ServeOptions {

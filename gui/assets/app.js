@@ -4,7 +4,7 @@ import { alg, moveAlg, parseFen, jumped, build, arrows } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const boardEl = $("board");
-const view = { flipped: false, coords: "numeric", path: [], drag: null, pv: [] };
+const view = { flipped: false, coords: "numeric", path: [], drag: null, best: [], sidesKey: "" };
 let state = null;
 let cells = {};
 let socket = null;
@@ -22,12 +22,49 @@ function send(obj) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(obj));
 }
 
+// The game is kept in the browser after every state, so that a reload resumes it.
+const SAVE_KEY = "buffgreen.game";
+let resumed = false;
+
+function save() {
+  if (!state || state.starting) return;
+  const { rules, start, moves, ply, sides, level } = state;
+  try {
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ rules, start, moves, ply, engine: sides, level }));
+  } catch (e) { /* storage full or off: the game is only not kept */ }
+}
+
+/** Once the engine is ready, asks the server to go on with the saved game, if any. */
+function resume() {
+  resumed = true;
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(SAVE_KEY)); } catch (e) { saved = null; }
+  if (saved && Array.isArray(saved.moves) && saved.moves.length > 0) {
+    send({ type: "resume", ...saved });
+    return true;
+  }
+  return false;
+}
+
+/** True while a game is going on that a closed tab would lose. */
+function unfinished() {
+  return !!state && state.result === "ongoing" && state.moves.length > 0;
+}
+
+window.addEventListener("beforeunload", (ev) => {
+  if (unfinished()) {
+    save();
+    ev.preventDefault();
+    ev.returnValue = "";
+  }
+});
+
 function connect() {
   socket = new WebSocket(`ws://${location.host}/ws`);
   window.buffgreen.socket = socket;
   socket.onmessage = (ev) => receive(JSON.parse(ev.data));
   socket.onclose = () => {
-    $("status").textContent = "Disconnected from the server: reload the page.";
+    $("status").textContent = "Disconnected from the server (stopped, or too many pages open): reload the page.";
     $("status").dataset.result = "disconnected";
   };
 }
@@ -38,19 +75,41 @@ function receive(msg) {
     case "hello":
       $("engine-name").textContent = msg.engine;
       break;
-    case "state":
+    case "state": {
+      const before = state;
       state = msg;
       window.buffgreen.state = msg;
       view.path = [];
-      if (!msg.analysing) view.pv = [];
+      if (!msg.analysing) {
+        view.best = [];
+        $("lines").replaceChildren();
+        gauge(null);
+      }
+      autoFlip();
       clockBase = { at: performance.now(), clocks: msg.clocks };
+      // The first state of a ready engine: go on with the game saved before a reload; the
+      // saved game is written over only once that answer has come.
+      if (!msg.starting && !msg.dead && !resumed) view.resuming = resume();
+      else view.resuming = false;
       render();
+      if (!view.resuming) save();
+      // One move on (played, or redone): it slides and clicks.
+      if (before && msg.start === before.start && msg.ply === before.ply + 1) moved(msg.moves[msg.ply - 1]);
+      premoveNow();
       break;
+    }
     case "analysis":
       renderAnalysis(msg);
       break;
+    case "diagnostics":
+      renderDiagnostics(msg);
+      break;
     case "error":
-      message(msg.message);
+      // The server's words for a message it refused, said for a person.
+      message(msg.message.replace(/^bad message: /, "Not accepted: "));
+      view.resuming = false;
+      // A refused move leaves nothing selected.
+      if (view.path.length) { view.path = []; render(); }
       break;
     case "engine_dead":
       message(msg.message);
@@ -62,6 +121,74 @@ function receive(msg) {
       a.hidden = false;
       break;
   }
+}
+
+// Sounds and sliding pieces, each can be turned off; kept in the browser.
+const SETTINGS_KEY = "buffgreen.settings";
+const settings = { sound: true, slide: true };
+try { Object.assign(settings, JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}); } catch (e) { /* defaults */ }
+let audio = null;
+
+/** A move was played on the board: it slides from its first square, and clicks. */
+function moved(m) {
+  const sq = squares(m);
+  const from = cells[sq[0]], to = cells[sq[sq.length - 1]];
+  const piece = to && to.querySelector(".piece");
+  if (settings.slide && from && piece && piece.animate) {
+    const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+    piece.animate([{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)` }, { transform: "none" }],
+      { duration: 160, easing: "ease-out" });
+    window.buffgreen.slides += 1;
+  }
+  if (settings.sound && window.AudioContext) {
+    try {
+      audio = audio || new AudioContext();
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = m.includes("x") ? 330 : 520;
+      g.gain.setValueAtTime(0.15, audio.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+      o.connect(g).connect(audio.destination);
+      o.start();
+      o.stop(audio.currentTime + 0.08);
+      window.buffgreen.sounds += 1;
+    } catch (e) { /* no audio here: silence */ }
+  }
+}
+
+/** A premove entered during the engine's turn, played once it is the human's turn. */
+function premoveNow() {
+  if (!view.premove || !humanToMove()) return;
+  const [from, to] = view.premove;
+  view.premove = null;
+  const fits = state.legal.filter((m) => { const sq = squares(m); return sq[0] === from && sq[sq.length - 1] === to; });
+  if (fits.length === 1) {
+    send({ type: "move", move: fits[0] });
+  } else {
+    message(`Premove ${sqName(from)}-${sqName(to)} dropped: not a legal move now`);
+    render();
+  }
+}
+
+/** During the engine's move: the human's piece and a square, kept as a premove. */
+function choosePremove(n) {
+  const human = state.sides.black ? "white" : "black";
+  const piece = parseFen(state.fen)[n];
+  if (!view.premove || view.premove.length === 2) {
+    view.premove = piece && piece.endsWith(human) ? [n] : null;
+  } else if (n === view.premove[0]) {
+    view.premove = null;
+  } else {
+    view.premove = [view.premove[0], n];
+  }
+  render();
+}
+
+/** The human's side at the bottom: when the engine plays only White, Black is the human's. */
+function autoFlip() {
+  const key = `${state.sides.black} ${state.sides.white}`;
+  if (key === view.sidesKey) return;
+  view.sidesKey = key;
+  view.flipped = state.sides.white && !state.sides.black;
 }
 
 function humanToMove() {
@@ -91,6 +218,8 @@ function render() {
     delete cell.dataset.legal;
   }
   boardEl.dataset.turn = state.turn;
+  // White's share grows from White's edge.
+  $("gauge").classList.toggle("flipped", view.flipped);
   const pieces = parseFen(state.fen);
   // A capture being entered: the piece on its last landing square, the jumped ones faded.
   const shown = { ...pieces };
@@ -102,6 +231,11 @@ function render() {
     shown[view.path[view.path.length - 1]] = pieces[view.path[0]];
     delete shown[view.path[0]];
   }
+  // Screen readers hear each square's number, name and piece.
+  for (const [n, cell] of Object.entries(cells)) {
+    const kind = shown[n];
+    cell.setAttribute("aria-label", `${n} ${alg(Number(n))}` + (kind ? `, ${kind.replace("-", " ")}` : ", empty"));
+  }
   for (const [n, kind] of Object.entries(shown)) {
     const p = document.createElement("div");
     p.className = "piece";
@@ -111,11 +245,15 @@ function render() {
     cells[n].append(p);
   }
   const last = state.ply > 0 ? squares(state.moves[state.ply - 1]) : [];
-  last.forEach((n) => cells[n].classList.add("last"));
+  last.forEach((n, i) => cells[n].classList.add("last", i === 0 ? "from" : "to"));
   view.path.forEach((n, i) => cells[n].classList.add(i === 0 ? "selected" : "pending"));
+  for (const cell of Object.values(cells)) delete cell.dataset.premove;
+  if (view.premove && !humanToMove()) view.premove.forEach((n) => (cells[n].dataset.premove = "true"));
   const next = new Set(candidates().map((m) => squares(m)[view.path.length]));
   next.forEach((n) => (cells[n].dataset.legal = "true"));
-  arrows($("arrows"), view.pv.slice(0, 3), view.flipped);
+  // The full capture's destination too, where it names one capture (lidraughts' entry).
+  if (view.path.length) finals().forEach((n) => (cells[n].dataset.legal = "true"));
+  arrows($("arrows"), view.best, view.flipped);
   renderStatus();
   renderMoves();
   renderClocks();
@@ -134,13 +272,18 @@ function render() {
 function renderStatus() {
   const st = $("status");
   st.dataset.result = state.result;
-  if (state.result !== "ongoing") {
-    st.textContent = `Game over: ${state.result}` + (state.reason ? ` (${state.reason})` : "");
+  const who = state.turn === "black" ? "Black" : "White";
+  if (state.starting) {
+    st.textContent = "Starting the engine...";
+  } else if (state.result !== "ongoing") {
+    st.textContent = `Game over: ${state.result}` + (state.reason ? `: ${state.reason}` : "");
+  } else if (state.dead) {
+    st.textContent = `${who} to move; the engine is not running`;
   } else {
-    const who = state.turn === "black" ? "Black" : "White";
     st.textContent = `${who} to move` + (state.thinking ? ": the engine is thinking" : "") +
-      (state.analysing ? " (analysing)" : "");
+      (state.analysing ? " (analysing)" : "") + (state.waiting ? `: ${state.waiting}` : "");
   }
+  st.dataset.waiting = state.waiting ? "true" : "false";
 }
 
 function renderMoves() {
@@ -165,6 +308,20 @@ function renderMoves() {
   });
   const cur = ol.querySelector(".current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
+  // The other lines, each from the ply where it leaves this one; a click makes it the game's.
+  const box = $("variations");
+  box.replaceChildren(...(state.variations || []).map((v) => {
+    const d = document.createElement("button");
+    d.type = "button";
+    d.className = "variation";
+    d.dataset.variation = String(v.index);
+    const k = v.ply + (startWhite ? 1 : 0);
+    const num = `${Math.floor(k / 2) + 1}.${k % 2 ? ".." : ""}`;
+    d.textContent = `${num} ${v.moves.slice(0, 8).map(show).join(" ")}${v.moves.length > 8 ? " ..." : ""}`;
+    d.title = "play on in this line (the game's line is kept as a variation)";
+    d.onclick = () => send({ type: "variation", index: v.index });
+    return d;
+  }));
 }
 
 function fmtClock(ms) {
@@ -177,7 +334,8 @@ function renderClocks() {
   const top = $("clock-top"), bottom = $("clock-bottom");
   const c = clockBase && clockBase.clocks;
   if (!c) { top.textContent = ""; bottom.textContent = ""; return; }
-  const spent = performance.now() - clockBase.at;
+  // A stopped clock (the game over) stays as the server sent it.
+  const spent = c.running ? performance.now() - clockBase.at : 0;
   const val = (side) => c[side] - (c.running === side ? spent : 0);
   const [t, b] = view.flipped ? ["black", "white"] : ["white", "black"];
   top.textContent = `${t === "black" ? "Black" : "White"} ${fmtClock(val(t))}`;
@@ -185,6 +343,28 @@ function renderClocks() {
   top.dataset.clock = t; bottom.dataset.clock = b;
   top.classList.toggle("running", c.running === t);
   bottom.classList.toggle("running", c.running === b);
+}
+
+/** The evaluation gauge: White's share from the best line's score (`null` clears it). */
+function gauge(line, turn) {
+  const g = $("gauge");
+  if (!line) {
+    g.dataset.eval = "";
+    g.querySelector(".fill").style.height = "50%";
+    g.title = "no evaluation";
+    $("eval-text").textContent = "";
+    return;
+  }
+  // From the side to move's view to White's: a mate or a table result fills the gauge.
+  let cp = line.mate != null ? Math.sign(line.mate) * 10000 : (line.cp || 0);
+  if (turn === "black") cp = -cp;
+  const white = 50 + 50 * Math.tanh(cp / 400);
+  g.dataset.eval = (cp >= 0 ? "+" : "") + (Math.abs(cp) >= 10000 ? (cp > 0 ? "W" : "B") : (cp / 100).toFixed(2));
+  g.querySelector(".fill").style.height = `${white}%`;
+  g.title = `White's view: ${g.dataset.eval} (${line.score} for ${turn})`;
+  // The side ahead, named: the gauge alone does not say which colour is which.
+  const ahead = cp > 0 ? "White" : cp < 0 ? "Black" : "Neither side";
+  $("eval-text").textContent = `${ahead} ahead: ${line.score} for ${turn === "black" ? "Black" : "White"} to move`;
 }
 
 function renderAnalysis(msg) {
@@ -210,14 +390,49 @@ function renderAnalysis(msg) {
     bar.title = `${msg.turn} to move: win ${w / 10}%, draw ${d / 10}%, loss ${l / 10}%`;
   }
   if (best && state && state.analysing) {
-    view.pv = best.pv;
-    arrows($("arrows"), view.pv.slice(0, 3), view.flipped);
+    gauge(best, msg.turn);
+    // Each line's best move, the best line's first.
+    view.best = msg.lines.filter((l) => l.pv.length).map((l) => l.pv[0]);
+    arrows($("arrows"), view.best, view.flipped);
   }
+}
+
+function renderDiagnostics(d) {
+  const time = (t) => new Date(t).toISOString().slice(11, 23);
+  const text = [
+    `engine: ${d.engine} (id name: ${d.id || "-"}), ${d.state}${d.dead ? ": " + d.dead : ""}`,
+    `command: ${d.command.join(" ")}`,
+    `options set: ${d.options.join(" ") || "none"}`,
+    "announced:", ...d.announced.map((l) => "  " + l),
+    `errors (${d.errors.length}):`, ...d.errors.map((e) => `  ${time(e.t)} ${e.text}`),
+    `protocol lines (last ${d.lines.length}; > to the engine, < from it):`,
+    ...d.lines.map((l) => `  ${time(l.t)} ${l.dir === "out" ? ">" : "<"} ${l.text}`),
+  ].join("\n");
+  $("diag-text").value = text;
+  window.buffgreen.diagnostics = d;
+}
+
+/** The full capture's last square when it is the only capture from here ending there. */
+function finals() {
+  const ends = {};
+  for (const m of candidates()) {
+    const sq = squares(m);
+    if (sq.length > view.path.length + 1) {
+      const end = sq[sq.length - 1];
+      ends[end] = (ends[end] || 0) + 1;
+    }
+  }
+  return Object.keys(ends).filter((n) => ends[n] === 1).map(Number);
 }
 
 /** A square chosen by click or drop. */
 function choose(n) {
   if (!state) return;
+  // One human against the engine, the engine thinking: a premove.
+  if (state.thinking && state.result === "ongoing" && state.sides.black !== state.sides.white) {
+    choosePremove(n);
+    return;
+  }
   if (!humanToMove()) {
     message(state.result !== "ongoing" ? "The game is over." : "It is not your move.");
     return;
@@ -234,6 +449,13 @@ function choose(n) {
     return;
   }
   const next = cands.filter((m) => squares(m)[view.path.length] === n);
+  if (next.length === 0 && finals().includes(n)) {
+    const full = cands.find((m) => { const sq = squares(m); return sq[sq.length - 1] === n; });
+    message("");
+    window.buffgreen.movedAt = performance.now();
+    send({ type: "move", move: full });
+    return;
+  }
   if (next.length === 0) {
     if (view.path.length === 1 && state.legal.some((m) => squares(m)[0] === n)) {
       view.path = [n];
@@ -285,6 +507,17 @@ boardEl.addEventListener("pointerdown", (ev) => {
     choose(n);
   }
 });
+// Keyboard play: Tab to a square, Enter or Space chooses it as a click would.
+boardEl.addEventListener("keydown", (ev) => {
+  const sq = ev.target.closest && ev.target.closest(".sq[data-num]");
+  if (!sq || (ev.key !== "Enter" && ev.key !== " ")) return;
+  ev.preventDefault();
+  ev.stopPropagation();
+  const n = Number(sq.dataset.num);
+  choose(n);
+  // The cells stay, so the focus does; put it back if a redraw took it.
+  if (cells[n] && document.activeElement !== cells[n]) cells[n].focus();
+});
 window.addEventListener("pointermove", (ev) => {
   if (!view.drag) return;
   view.drag.ghost.style.left = ev.clientX + "px";
@@ -333,6 +566,44 @@ $("btn-coords").onclick = () => {
   view.coords = view.coords === "numeric" ? "algebraic" : "numeric";
   render();
 };
+/** Shows the game after `ply` moves (the keys and the wheel). */
+function step(ply) {
+  if (state && ply >= 0 && ply <= state.moves.length && ply !== state.ply) send({ type: "jump", ply });
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (!state || ev.target.closest("input, textarea, select, dialog") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const to = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length }[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  step(to);
+});
+for (const el of [boardEl, $("moves")]) {
+  el.addEventListener("wheel", (ev) => {
+    if (!state || ev.deltaY === 0) return;
+    ev.preventDefault();
+    step(state.ply + Math.sign(ev.deltaY));
+  }, { passive: false });
+}
+
+$("diag-box").addEventListener("toggle", () => { if ($("diag-box").open) send({ type: "diagnostics" }); });
+$("btn-diag").onclick = () => send({ type: "diagnostics" });
+$("btn-diag-copy").onclick = async () => {
+  const t = $("diag-text");
+  try { await navigator.clipboard.writeText(t.value); message("Diagnostics copied."); }
+  catch (e) { t.select(); document.execCommand("copy"); }
+};
+setInterval(() => { if ($("diag-box").open) send({ type: "diagnostics" }); }, 1000);
+
+for (const key of ["sound", "slide"]) {
+  const box = $(`opt-${key}`);
+  box.checked = settings[key];
+  box.onchange = () => {
+    settings[key] = box.checked;
+    try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings)); } catch (e) { /* not kept */ }
+  };
+}
+
 $("btn-undo").onclick = () => send({ type: "undo" });
 $("btn-redo").onclick = () => send({ type: "redo" });
 $("btn-first").onclick = () => send({ type: "jump", ply: 0 });
@@ -351,5 +622,5 @@ $("pdn-file").onchange = async () => {
 setInterval(renderClocks, 200);
 
 // For tests and users' own automation: the socket, the last state, a message count.
-window.buffgreen = { socket: null, state: null, received: 0, send };
+window.buffgreen = { socket: null, state: null, received: 0, send, slides: 0, sounds: 0 };
 connect();

@@ -67,19 +67,29 @@ export function build(el, flipped, coords) {
     d.dataset.square = name;
     if (n) {
       d.dataset.num = String(n);
-      const label = document.createElement("span");
-      label.className = "label";
-      label.textContent = coords === "algebraic" ? name : String(n);
-      d.append(label);
+      d.setAttribute("aria-label", `${n} ${name}`);
+      d.tabIndex = 0;
+      d.setAttribute("role", "gridcell");
+      // Square numbers inside in numeric notation; algebraic names are the edges' own.
+      if (coords !== "algebraic") {
+        const label = document.createElement("span");
+        label.className = "label";
+        label.textContent = String(n);
+        d.append(label);
+      }
       cells[n] = d;
     }
-    // Files along the bottom edge, ranks along the left one.
-    const bottom = flipped ? row === 0 : row === 7;
-    const left = flipped ? col === 7 : col === 0;
-    if (bottom) d.insertAdjacentHTML("beforeend", `<span class="file">${name[0]}</span>`);
-    if (left && !n) d.insertAdjacentHTML("beforeend", `<span class="rank">${name[1]}</span>`);
     el.append(d);
   }
+  // Files and ranks outside the board, every one, as the board is turned.
+  const files = [..."abcdefgh"], ranks = [..."87654321"];
+  if (flipped) { files.reverse(); ranks.reverse(); }
+  const edge = (id, names) => {
+    const box = document.getElementById(id);
+    if (box) box.replaceChildren(...names.map((t) => Object.assign(document.createElement("span"), { textContent: t })));
+  };
+  edge("files", files);
+  edge("ranks", ranks);
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.id = "arrows";
   svg.setAttribute("viewBox", "0 0 8 8");
@@ -94,7 +104,7 @@ export function centre(n, flipped) {
   return [col + 0.5, row + 0.5];
 }
 
-/** Draws arrows for moves (long numeric), faded by rank. */
+/** Draws an arrow for each move (long numeric: each analysis line's best move), faded by rank. */
 export function arrows(svg, moves, flipped) {
   svg.replaceChildren();
   const ns = "http://www.w3.org/2000/svg";

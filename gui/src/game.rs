@@ -1,5 +1,11 @@
 //! A game kept by a protocol client: the start position and the moves, checked and described
-//! by the engine itself (`position`, `d`, `go perft 1`), never by a rules library of our own.
+//! by the engine itself (`position` and `d`), never by a rules library of our own.
+//!
+//! What a page or a file says about a game reaches the engine only as text that
+//! [`checked_fen`] and [`checked_move`] let through: a FEN or a move made of the characters
+//! those forms use and nothing else, so that no field can carry a line break or a protocol
+//! word; [`crate::engine::Engine::send`] refuses control characters once more, whatever the
+//! line.
 
 use std::time::{Duration, Instant};
 
@@ -105,21 +111,31 @@ pub struct Snapshot {
     pub clock: u32,
     /// `ongoing`, `black wins`, `white wins` or `draw` (`Result:`).
     pub result: String,
+    /// The engine's reason of a finished game (`no move`, `80 half-moves`), `Result:`'s
+    /// parentheses; empty while the game goes on or when the engine gives none.
+    pub why: String,
     /// The side to move (`Turn:`).
     pub turn: Side,
-    /// Every legal move in long numeric form (`go perft 1`), empty when the game is over.
+    /// Every legal move in long numeric form (`d`'s `Moves:`), empty when the game is over.
     pub legal: Vec<String>,
 }
 
 impl Snapshot {
-    /// Why the game ended, in words, or `None` while it goes on.
+    /// Why the game ended, in words, or `None` while it goes on. The engine's reason decides
+    /// (`Result: draw (80 half-moves)`); an engine that gives none is read by the rules.
     pub fn end_reason(&self, rules: &Rules) -> Option<String> {
         if self.result == "ongoing" {
             return None;
         }
         let mover = self.turn.title();
-        Some(if self.result == "draw" {
-            format!("draw by the {}-half-move rule", rules.draw_half_moves)
+        let draw = self.result == "draw";
+        Some(if draw {
+            let n = self
+                .why
+                .strip_suffix(" half-moves")
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or(rules.draw_half_moves);
+            format!("{n} half-moves without a capture or a crowning")
         } else if rules.losing {
             format!("{mover} has no legal move and wins (losing checkers)")
         } else {
@@ -201,23 +217,71 @@ pub fn describe(engine: &mut Engine, record: &Record) -> Result<Snapshot, GuiErr
     let clock = field("Clock:")?
         .parse()
         .map_err(|_| GuiError::Engine("the engine's `d` has a bad Clock line".into()))?;
-    let result = field("Result:")?.to_string();
+    // `black wins (no move)`: the result, then the reason in parentheses.
+    let (result, why) = match field("Result:")?.split_once(" (") {
+        Some((r, why)) => (r.to_string(), why.trim_end_matches(')').to_string()),
+        None => (field("Result:")?.to_string(), String::new()),
+    };
     let turn = match field("Turn:")? {
         "white" => Side::White,
         _ => Side::Black,
     };
-    let legal = if result == "ongoing" {
-        legal_moves(engine)?
-    } else {
-        Vec::new()
+    let legal = match field("Moves:") {
+        _ if result != "ongoing" => Vec::new(),
+        Ok("none") => Vec::new(),
+        Ok(list) => list.split_whitespace().map(to_numeric).collect(),
+        // An engine older than the `Moves:` line: its perft lists them.
+        Err(_) => legal_moves(engine)?,
     };
     Ok(Snapshot {
         fen,
         clock,
         result,
+        why,
         turn,
         legal,
     })
+}
+
+/// A FEN as the engine may be given it: at most 400 characters of the FEN's own alphabet
+/// (turn and colour letters, `K`, numbers or algebraic squares, `,` `:` `-` `.` and spaces;
+/// protocol.md, FEN), so no line break and no protocol word (`moves` would extend the
+/// `position` command). The engine checks the position itself.
+pub fn checked_fen(text: &str) -> Result<String, String> {
+    let fen = text.trim();
+    let ok = |c: char| {
+        c.is_ascii_digit()
+            || matches!(c, 'a'..='h' | 'A'..='H' | 'K' | 'W' | 'k' | 'w')
+            || matches!(c, ',' | ':' | '-' | '.' | ' ')
+    };
+    if fen.is_empty() || fen.len() > 400 || !fen.chars().all(ok) {
+        return Err(format!("not a FEN: '{}'", printable(fen)));
+    }
+    Ok(fen.to_string())
+}
+
+/// A move as the engine may be given it: squares (numbers or algebraic) joined by `-` or `x`,
+/// at most 200 characters.
+pub fn checked_move(text: &str) -> Result<String, String> {
+    let mv = text.trim();
+    let ok = |c: char| c.is_ascii_digit() || matches!(c, 'a'..='h' | 'A'..='H' | 'x' | 'X' | '-');
+    if mv.is_empty() || mv.len() > 200 || !mv.chars().all(ok) {
+        return Err(format!("not a move: '{}'", printable(mv)));
+    }
+    Ok(mv.to_string())
+}
+
+/// `text` for a message: control characters shown as `?`, at most 60 characters.
+fn printable(text: &str) -> String {
+    let mut s: String = text
+        .chars()
+        .take(60)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().count() > 60 {
+        s.push_str("...");
+    }
+    s
 }
 
 /// The legal moves of the engine's current position: `go perft 1`, which divides by root

@@ -30,9 +30,15 @@ pub enum GuiError {
     /// The engine exited or closed its pipes.
     #[error("engine died: {0}")]
     EngineDied(String),
-    /// The engine answered something a protocol client cannot use, or did not answer.
+    /// The engine answered something a protocol client cannot use.
     #[error("engine: {0}")]
     Engine(String),
+    /// The engine did not answer in time: it is treated as dead (ended, and a restart offered).
+    #[error("engine hung: {0}")]
+    Hung(String),
+    /// A line for the engine held a line break or another control character: never sent.
+    #[error("refused: a line for the engine held a control character")]
+    ControlCharacter,
     /// The engine (or the game) refused what was asked; nothing changed.
     #[error("{0}")]
     Refused(String),

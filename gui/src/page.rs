@@ -1,13 +1,16 @@
 //! One page's session: its own engine, game and clocks, driven by the page's JSON messages
 //! (docs/gui.md lists them) and by the engine's lines.
 
+use std::collections::VecDeque;
+use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::engine::{Engine, EngineCommand};
+use crate::engine::{now_ms, Engine, EngineCommand, LogLine, LOG_LINES};
 use crate::game::{
-    self, describe, resolve, stop_search, Info, Level, Record, Rules, Side, Snapshot,
+    self, checked_fen, checked_move, describe, resolve, stop_search, Info, Level, Record, Rules,
+    Side, Snapshot,
 };
 use crate::pdn;
 use crate::GuiError;
@@ -18,15 +21,19 @@ pub const MAX_MESSAGE: usize = 256 * 1024;
 const ANALYSIS_EVERY: Duration = Duration::from_millis(150);
 /// The most `MultiPV` lines the page may ask for.
 const MAX_MULTIPV: u64 = 8;
+/// The most moves a game from the page may hold (a `resume`); far beyond any real game.
+const MAX_MOVES: usize = 2000;
+/// Errors kept for the diagnostics.
+const ERRORS_KEPT: usize = 100;
+/// Variations kept (the oldest go first).
+const MAX_VARIATIONS: usize = 32;
 
 /// What the engine is doing for the page.
 #[derive(Clone, Debug, PartialEq)]
 enum Search {
     Idle,
-    /// Choosing a move for the side to move; `auto`: continue with the next engine move.
-    Move {
-        auto: bool,
-    },
+    /// Choosing a move for the side to move.
+    Move,
     /// `go infinite` with these lines so far.
     Analysis {
         lines: Vec<Info>,
@@ -40,11 +47,23 @@ struct TimeControl {
     inc: i64,
 }
 
+/// An engine being started on a thread of its own, so that the page is answered meanwhile.
+type Starting = Receiver<Result<Engine, crate::GuiError>>;
+
 /// A page's session.
 pub struct Page {
     cmd: EngineCommand,
     engine: Option<Engine>,
+    starting: Option<Starting>,
     dead: Option<String>,
+    /// The engine's name from `id name`.
+    id_name: String,
+    /// Its announced options (`option` lines).
+    announced: Vec<String>,
+    /// The protocol lines of this page's engines both ways, the last [`LOG_LINES`].
+    log: VecDeque<LogLine>,
+    /// The errors reported to the page, with their times (ms since the epoch).
+    errors: VecDeque<(u64, String)>,
     record: Record,
     snap: Snapshot,
     /// Whether the engine plays Black, White.
@@ -55,6 +74,9 @@ pub struct Page {
     turn_started: Instant,
     forfeit: Option<Side>,
     search: Search,
+    /// Other lines of the game, each whole from the start: a move played at an earlier ply
+    /// keeps the moves it replaced here.
+    variations: Vec<Vec<String>>,
     last_analysis: Instant,
     out: Vec<Value>,
 }
@@ -77,12 +99,18 @@ impl Page {
         let mut page = Page {
             cmd,
             engine: None,
+            starting: None,
             dead: None,
+            id_name: String::new(),
+            announced: Vec::new(),
+            log: VecDeque::new(),
+            errors: VecDeque::new(),
             record: Record::new(Rules::default(), game::START_FEN.to_string()),
             snap: Snapshot {
                 fen: game::START_FEN.to_string(),
                 clock: 0,
                 result: "ongoing".to_string(),
+                why: String::new(),
                 turn: Side::Black,
                 legal: Vec::new(),
             },
@@ -93,6 +121,7 @@ impl Page {
             turn_started: Instant::now(),
             forfeit: None,
             search: Search::Idle,
+            variations: Vec::new(),
             last_analysis: Instant::now(),
             out: Vec::new(),
         };
@@ -132,19 +161,75 @@ impl Page {
     fn fail(&mut self, e: GuiError) {
         match e {
             GuiError::EngineDied(msg) => self.died(msg),
-            e => self
-                .out
-                .push(json!({"type": "error", "message": e.to_string()})),
+            // A hung engine is ended like a dead one: it cannot be trusted to resume in step.
+            e @ GuiError::Hung(_) => self.died(e.to_string()),
+            e => {
+                let text = e.to_string();
+                self.note_error(&text);
+                self.out.push(json!({"type": "error", "message": text}));
+            }
         }
     }
 
+    fn note_error(&mut self, text: &str) {
+        if self.errors.len() >= ERRORS_KEPT {
+            self.errors.pop_front();
+        }
+        self.errors.push_back((now_ms(), text.to_string()));
+    }
+
     fn died(&mut self, msg: String) {
+        self.drain_log();
+        // Dropping the engine ends its process (killed if `quit` is not enough).
         self.engine = None;
+        self.starting = None;
         self.search = Search::Idle;
         self.dead = Some(msg.clone());
+        self.note_error(&msg);
         self.out
             .push(json!({"type": "engine_dead", "message": msg}));
         self.push_state();
+    }
+
+    /// Moves the engine's protocol lines into the page's bounded log.
+    fn drain_log(&mut self) {
+        if let Some(engine) = self.engine.as_mut() {
+            for line in engine.take_log() {
+                if self.log.len() >= LOG_LINES {
+                    self.log.pop_front();
+                }
+                self.log.push_back(line);
+            }
+        }
+    }
+
+    /// The diagnostics: the engine, its options, the protocol lines both ways, the errors.
+    fn diagnostics(&mut self) -> Value {
+        self.drain_log();
+        let lines: Vec<Value> = self
+            .log
+            .iter()
+            .map(|l| json!({"t": l.at_ms, "dir": if l.to_engine { "out" } else { "in" }, "text": l.text}))
+            .collect();
+        let errors: Vec<Value> = self
+            .errors
+            .iter()
+            .map(|(t, text)| json!({"t": t, "text": text}))
+            .collect();
+        let mut command = vec![self.cmd.program.clone()];
+        command.extend(self.cmd.args.iter().cloned());
+        json!({
+            "type": "diagnostics",
+            "engine": self.cmd.name,
+            "id": self.id_name,
+            "command": command,
+            "options": self.cmd.options.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>(),
+            "announced": self.announced,
+            "state": if self.engine.is_some() { "running" } else if self.starting.is_some() { "starting" } else { "dead" },
+            "dead": self.dead,
+            "lines": lines,
+            "errors": errors,
+        })
     }
 
     fn dispatch(&mut self, v: &Value) -> Result<(), GuiError> {
@@ -152,23 +237,45 @@ impl Page {
             .get("type")
             .and_then(Value::as_str)
             .ok_or_else(|| bad("no \"type\" string"))?;
-        if kind == "restart" {
-            self.restart();
-            return Ok(());
-        }
-        if kind == "pdn_export" {
-            self.out.push(json!({"type": "pdn", "text": self.pdn()}));
-            return Ok(());
+        match kind {
+            "restart" => {
+                self.restart();
+                return Ok(());
+            }
+            "pdn_export" => {
+                self.out.push(json!({"type": "pdn", "text": self.pdn()}));
+                return Ok(());
+            }
+            "diagnostics" => {
+                let d = self.diagnostics();
+                self.out.push(d);
+                return Ok(());
+            }
+            _ => {}
         }
         // Everything checked before anything changes.
         let op = Op::parse(kind, v)?;
         if self.engine.is_none() {
-            return Err(GuiError::Engine(format!(
-                "no engine: {}; restart it",
-                self.dead.as_deref().unwrap_or("not started")
-            )));
+            return Err(GuiError::Engine(match (&self.starting, &self.dead) {
+                (Some(_), _) => "the engine is starting; try again in a moment".to_string(),
+                (None, dead) => format!(
+                    "no engine: {}; restart it",
+                    dead.as_deref().unwrap_or("not started")
+                ),
+            }));
         }
-        self.apply(op)
+        self.apply(op)?;
+        self.settle()
+    }
+
+    /// Never stuck: when the engine plays the side to move at the end of the game's record
+    /// and nothing else is going on, it moves. At an earlier ply (the user is looking back)
+    /// it does not, so as not to cut the moves after it: `state.waiting` says so instead.
+    fn settle(&mut self) -> Result<(), GuiError> {
+        if self.engine.is_some() && self.record.ply == self.record.moves.len() {
+            self.maybe_engine_move()?;
+        }
+        Ok(())
     }
 
     fn apply(&mut self, op: Op) -> Result<(), GuiError> {
@@ -191,15 +298,15 @@ impl Page {
                     (self.record, self.sides, self.level, self.tc) = old;
                     return Err(e);
                 }
-                self.reset_clocks();
+                self.reset_game();
                 self.push_state();
-                self.maybe_engine_move(true)
+                Ok(())
             }
             Op::Move(typed) => {
                 if self.snap.result != "ongoing" || self.forfeit.is_some() {
                     return Err(GuiError::Refused("the game is over".into()));
                 }
-                if matches!(self.search, Search::Move { .. }) {
+                if self.search == Search::Move {
                     return Err(GuiError::Refused("the engine is thinking".into()));
                 }
                 let mv = resolve(&typed, &self.snap.legal).map_err(GuiError::Refused)?;
@@ -207,8 +314,6 @@ impl Page {
                 self.play(mv)?;
                 if analysing {
                     self.analyse(None)?;
-                } else {
-                    self.maybe_engine_move(true)?;
                 }
                 Ok(())
             }
@@ -218,25 +323,29 @@ impl Page {
             Op::Fen(fen) => {
                 self.halt()?;
                 self.load(Record::new(self.record.rules, fen))?;
-                self.reset_clocks();
+                self.reset_game();
                 self.push_state();
                 Ok(())
             }
-            Op::Import(text) => {
-                let imported =
-                    pdn::read(&text).map_err(|e| GuiError::Refused(format!("PDN import: {e}")))?;
+            Op::Import(record) => {
                 self.halt()?;
-                let mut record = Record::new(
-                    imported.rules,
-                    imported.fen.unwrap_or_else(|| game::START_FEN.to_string()),
-                );
-                // Short and algebraic moves become long numeric ones as they are checked.
-                record.moves = imported.moves.iter().map(|m| game::to_numeric(m)).collect();
-                record.ply = record.moves.len();
+                let record = self.long_captures(record)?;
                 self.load(record)
                     .map_err(|e| GuiError::Refused(format!("PDN import: {e}")))?;
-                self.sides = [false, false];
-                self.reset_clocks();
+                self.tc = None;
+                self.reset_game();
+                self.push_state();
+                Ok(())
+            }
+            Op::Resume {
+                record,
+                sides,
+                level,
+            } => {
+                self.halt()?;
+                self.load(record)?;
+                (self.sides, self.level, self.tc) = (sides, level, None);
+                self.reset_game();
                 self.push_state();
                 Ok(())
             }
@@ -251,23 +360,21 @@ impl Page {
                         self.push_state();
                     }
                     // A move search answers at once with its best move so far.
-                    Search::Move { .. } => self.engine()?.send("stop")?,
+                    Search::Move => self.engine()?.send("stop")?,
                     Search::Idle => {}
                 }
                 Ok(())
             }
             Op::Go => {
                 self.halt()?;
-                self.engine_move(false)
+                self.engine_move()
             }
             Op::Sides(sides) => {
                 self.sides = sides;
                 self.push_state();
-                if self.search == Search::Idle {
-                    self.maybe_engine_move(true)?;
-                }
                 Ok(())
             }
+            Op::Variation(i) => self.switch_variation(i),
         }
     }
 
@@ -277,23 +384,46 @@ impl Page {
             .ok_or_else(|| GuiError::Engine("no engine".into()))
     }
 
-    /// Starts (or restarts) the engine and sets it to the game.
+    /// Starts (or restarts) the engine on a thread of its own; [`Page::tick`] takes it when
+    /// it is ready and sets it to the game. The page is shown the board meanwhile.
     fn restart(&mut self) {
+        self.drain_log();
         self.engine = None;
         self.search = Search::Idle;
-        match Engine::start(&self.cmd) {
-            Ok(e) => {
+        let (tx, rx) = channel();
+        let cmd = self.cmd.clone();
+        // A page closed meanwhile drops the receiver, and with the result the engine.
+        std::thread::spawn(move || {
+            let _ = tx.send(Engine::start(&cmd));
+        });
+        self.starting = Some(rx);
+        self.push_state();
+    }
+
+    /// Takes the engine once it has started.
+    fn poll_start(&mut self) {
+        let Some(rx) = &self.starting else { return };
+        match rx.try_recv() {
+            Err(TryRecvError::Empty) => {}
+            Err(TryRecvError::Disconnected) => self.died("the engine's start failed".into()),
+            Ok(Err(e)) => self.died(e.to_string()),
+            Ok(Ok(e)) => {
+                self.starting = None;
                 self.dead = None;
+                self.id_name = e.id_name.clone();
+                self.announced = e.option_lines.clone();
                 self.out
                     .push(json!({"type": "hello", "engine": e.id_name.clone()}));
                 self.engine = Some(e);
                 let record = self.record.clone();
-                if let Err(e) = self.load(record) {
+                let loaded = self.load(record).and_then(|()| {
+                    self.push_state();
+                    self.settle()
+                });
+                if let Err(e) = loaded {
                     self.fail(e);
                 }
-                self.push_state();
             }
-            Err(e) => self.died(e.to_string()),
         }
     }
 
@@ -330,13 +460,45 @@ impl Page {
         }
     }
 
+    /// `record` with each capture written by its ends (`9x27`) in its long form (`9x18x27`),
+    /// as the engine lists it at that ply, so that the move list and the PDN show every
+    /// landing square. The engine is left on the game it had.
+    fn long_captures(&mut self, mut record: Record) -> Result<Record, GuiError> {
+        let keep = record.ply;
+        for i in 0..record.moves.len() {
+            if !record.moves[i].contains('x') {
+                continue;
+            }
+            record.ply = i;
+            let snap = describe(self.engine()?, &record)
+                .map_err(|e| GuiError::Refused(format!("PDN import: {e}")))?;
+            record.moves[i] = resolve(&record.moves[i], &snap.legal)
+                .map_err(|e| GuiError::Refused(format!("PDN import: move {}: {e}", i + 1)))?;
+        }
+        record.ply = keep;
+        let current = self.record.clone();
+        describe(self.engine()?, &current)?;
+        Ok(record)
+    }
+
     fn play(&mut self, mv: String) -> Result<(), GuiError> {
         let mover = self.snap.turn;
         let mut record = self.record.clone();
-        record.moves.truncate(record.ply);
-        record.moves.push(mv);
+        let replaced = match record.moves.get(record.ply) {
+            // The move the record goes on with: its continuation stays.
+            Some(next) if *next == mv => None,
+            Some(_) => Some(record.moves.clone()),
+            None => None,
+        };
+        if replaced.is_some() || record.ply == record.moves.len() {
+            record.moves.truncate(record.ply);
+            record.moves.push(mv);
+        }
         record.ply += 1;
         self.load(record)?;
+        if let Some(line) = replaced {
+            self.keep_variation(line);
+        }
         if let Some(tc) = self.tc {
             let spent = self.turn_started.elapsed().as_millis() as i64;
             self.clocks[idx(mover)] += tc.inc - spent;
@@ -344,6 +506,36 @@ impl Page {
         }
         self.push_state();
         Ok(())
+    }
+
+    /// Keeps `line` (a whole game from the start) among the variations, once, bounded.
+    fn keep_variation(&mut self, line: Vec<String>) {
+        if line == self.record.moves || self.variations.contains(&line) {
+            return;
+        }
+        if self.variations.len() >= MAX_VARIATIONS {
+            self.variations.remove(0);
+        }
+        self.variations.push(line);
+    }
+
+    /// Makes variation `i` the game's line, the line it replaces a variation, and shows the
+    /// first move where they part.
+    fn switch_variation(&mut self, i: usize) -> Result<(), GuiError> {
+        let Some(line) = self.variations.get(i).cloned() else {
+            return Err(GuiError::Refused(format!("no variation {i}")));
+        };
+        let analysing = self.halt()?;
+        let mut record = self.record.clone();
+        let shared = common(&line, &record.moves);
+        record.moves = line;
+        record.ply = (shared + 1).min(record.moves.len());
+        let old = std::mem::replace(&mut self.variations[i], self.record.moves.clone());
+        if let Err(e) = self.load(record) {
+            self.variations[i] = old;
+            return Err(e);
+        }
+        self.shown_again(analysing)
     }
 
     /// Moves the board along the record: `step` -1 (undo), +1 (redo) or 0 with `to` (jump).
@@ -373,6 +565,12 @@ impl Page {
             record.ply = next as usize;
             self.load(record)?;
         }
+        self.shown_again(analysing)
+    }
+
+    /// After the board moved along the game's moves: no flag fallen, the clock of the side to
+    /// move starts now, and an analysis that ran goes on on the new position.
+    fn shown_again(&mut self, analysing: bool) -> Result<(), GuiError> {
         self.forfeit = None;
         self.turn_started = Instant::now();
         self.push_state();
@@ -382,7 +580,9 @@ impl Page {
         Ok(())
     }
 
-    fn reset_clocks(&mut self) {
+    /// A new game on the board: the clocks from the time control, no variations.
+    fn reset_game(&mut self) {
+        self.variations.clear();
         self.forfeit = None;
         if let Some(tc) = self.tc {
             self.clocks = [tc.base, tc.base];
@@ -390,15 +590,15 @@ impl Page {
         self.turn_started = Instant::now();
     }
 
-    fn maybe_engine_move(&mut self, auto: bool) -> Result<(), GuiError> {
+    fn maybe_engine_move(&mut self) -> Result<(), GuiError> {
         let over = self.snap.result != "ongoing" || self.forfeit.is_some();
         if !over && self.sides[idx(self.snap.turn)] && self.search == Search::Idle {
-            self.engine_move(auto)?;
+            self.engine_move()?;
         }
         Ok(())
     }
 
-    fn engine_move(&mut self, auto: bool) -> Result<(), GuiError> {
+    fn engine_move(&mut self) -> Result<(), GuiError> {
         if self.snap.result != "ongoing" || self.forfeit.is_some() {
             return Err(GuiError::Refused("the game is over".into()));
         }
@@ -427,7 +627,7 @@ impl Page {
         }
         engine.send(&position)?;
         engine.send(&go)?;
-        self.search = Search::Move { auto };
+        self.search = Search::Move;
         self.push_state();
         Ok(())
     }
@@ -460,12 +660,18 @@ impl Page {
 
     /// Reads what the engine wrote and checks the clocks; call it often.
     pub fn tick(&mut self) {
+        self.poll_start();
         if let Err(e) = self.tick_inner() {
             self.fail(e);
         }
+        self.drain_log();
     }
 
     fn tick_inner(&mut self) -> Result<(), GuiError> {
+        // A search runs on its own: a hung engine is noticed by an unanswered `isready`.
+        if self.search != Search::Idle {
+            self.engine()?.ping()?;
+        }
         if self.tc.is_some()
             && self.forfeit.is_none()
             && self.snap.result == "ongoing"
@@ -473,6 +679,8 @@ impl Page {
         {
             self.halt()?;
             self.forfeit = Some(self.snap.turn);
+            // The flag fell: the clock shows nothing left, not the time at the last move.
+            self.clocks[idx(self.snap.turn)] = 0;
             self.push_state();
         }
         while let Some(engine) = self.engine.as_mut() {
@@ -503,16 +711,13 @@ impl Page {
                         lines[k] = info;
                     }
                 }
-                Search::Move { .. } => {
-                    let msg = analysis_json(&[info], self.snap.turn);
-                    self.out.push(msg);
-                }
-                Search::Idle => {}
+                // A move search's lines are not shown: the page asked for a move, not analysis.
+                Search::Move | Search::Idle => {}
             }
             return Ok(());
         }
         if let Some(rest) = line.strip_prefix("bestmove ") {
-            if let Search::Move { auto } = self.search {
+            if self.search == Search::Move {
                 self.search = Search::Idle;
                 let mv = rest.split_whitespace().next().unwrap_or("none");
                 if mv != "none" && self.forfeit.is_none() {
@@ -520,16 +725,15 @@ impl Page {
                         GuiError::Engine(format!("the engine played a bad move: {e}"))
                     })?;
                     self.play(mv)?;
-                    if auto {
-                        self.maybe_engine_move(true)?;
-                    }
+                    self.settle()?;
                 } else {
                     self.push_state();
                 }
             }
         } else if let Some(e) = crate::engine::error_text(line) {
-            self.out
-                .push(json!({"type": "error", "message": format!("engine: {e}")}));
+            let text = format!("engine: {e}");
+            self.note_error(&text);
+            self.out.push(json!({"type": "error", "message": text}));
         }
         Ok(())
     }
@@ -553,6 +757,13 @@ impl Page {
             Level::Elo(n) => json!({"kind": "elo", "value": n}),
         };
         let running = (self.tc.is_some() && result == "ongoing").then(|| self.snap.turn.name());
+        // Why nobody moves although the engine plays the side to move: the user looks back.
+        let waiting = (result == "ongoing"
+            && self.engine.is_some()
+            && self.search == Search::Idle
+            && self.sides[idx(self.snap.turn)]
+            && self.record.ply < self.record.moves.len())
+        .then_some("the engine plays this side: \"Engine move\" plays on from here (the later moves are dropped), \">|\" goes back to the end");
         self.out.push(json!({
             "type": "state",
             "fen": self.snap.fen,
@@ -563,16 +774,23 @@ impl Page {
             "halfmoves": self.snap.clock,
             "legal": self.snap.legal,
             "moves": self.record.moves,
+            // Each variation from where it leaves the game's line: that ply and its moves.
+            "variations": self.variations.iter().enumerate().map(|(i, line)| {
+                let ply = common(line, &self.record.moves);
+                json!({"index": i, "ply": ply, "moves": line[ply..]})
+            }).collect::<Vec<_>>(),
             "ply": self.record.ply,
             "rules": {"backwardCapture": r.backward_capture, "longKings": r.long_kings,
                       "drawHalfMoves": r.draw_half_moves, "losing": r.losing},
             "sides": {"black": self.sides[0], "white": self.sides[1]},
             "level": level,
-            "thinking": matches!(self.search, Search::Move { .. }),
+            "thinking": self.search == Search::Move,
             "analysing": matches!(self.search, Search::Analysis { .. }),
             "clocks": self.tc.map(|_| json!({"black": remaining[0], "white": remaining[1], "running": running})),
             "engine": self.cmd.name,
             "dead": self.dead,
+            "starting": self.starting.is_some(),
+            "waiting": waiting,
         }));
     }
 
@@ -614,6 +832,11 @@ impl Page {
     }
 }
 
+/// How many first moves two lines share.
+fn common(a: &[String], b: &[String]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
 /// The analysis message: lines best first, scores from the side to move's view.
 fn analysis_json(lines: &[Info], turn: Side) -> Value {
     let lines: Vec<Value> = lines
@@ -651,11 +874,17 @@ enum Op {
     Redo,
     Jump(usize),
     Fen(String),
-    Import(String),
+    Import(Record),
+    Resume {
+        record: Record,
+        sides: [bool; 2],
+        level: Level,
+    },
     Analyse(u64),
     Stop,
     Go,
     Sides([bool; 2]),
+    Variation(usize),
 }
 
 fn get<'a>(v: &'a Value, key: &str) -> Result<&'a Value, GuiError> {
@@ -689,24 +918,72 @@ fn sides(v: &Value) -> Result<[bool; 2], GuiError> {
     Ok([get_bool(v, "black")?, get_bool(v, "white")?])
 }
 
+/// The highest `DrawHalfMoves` a game from the page or a file may set.
+const MAX_DRAW_HALF_MOVES: u32 = 1000;
+
+fn rules_of(r: &Value) -> Result<Rules, GuiError> {
+    Ok(Rules {
+        backward_capture: get_bool(r, "backwardCapture")?,
+        long_kings: get_bool(r, "longKings")?,
+        draw_half_moves: get_u64(r, "drawHalfMoves", 0, MAX_DRAW_HALF_MOVES.into())? as u32,
+        losing: get_bool(r, "losing")?,
+    })
+}
+
+fn level_of(l: &Value) -> Result<Level, GuiError> {
+    Ok(match get_str(l, "kind", 16)?.as_str() {
+        "nodes" => Level::Nodes(get_u64(l, "value", 1, 1_000_000_000)?),
+        "movetime" => Level::Movetime(get_u64(l, "value", 1, 3_600_000)?),
+        "elo" => Level::Elo(get_u64(l, "value", 800, 2000)? as u32),
+        k => return Err(bad(format!("unknown level kind '{k}'"))),
+    })
+}
+
+/// A game for the engine from a start FEN and move texts that are not the engine's own: each
+/// passes [`checked_fen`] or [`checked_move`] (the one check of everything that reaches the
+/// engine from the page, a pasted PDN or a saved game), short and algebraic moves are written
+/// in long numeric form later, as the engine checks them.
+fn checked_record(
+    rules: Rules,
+    fen: Option<&str>,
+    moves: &[String],
+    ply: Option<usize>,
+) -> Result<Record, String> {
+    if moves.len() > MAX_MOVES {
+        return Err(format!("{} moves, at most {MAX_MOVES}", moves.len()));
+    }
+    if rules.draw_half_moves > MAX_DRAW_HALF_MOVES {
+        return Err(format!(
+            "DrawHalfMoves {} is above {MAX_DRAW_HALF_MOVES}",
+            rules.draw_half_moves
+        ));
+    }
+    let start = match fen {
+        Some(f) => checked_fen(f)?,
+        None => game::START_FEN.to_string(),
+    };
+    let mut record = Record::new(rules, start);
+    record.moves = moves
+        .iter()
+        .map(|m| checked_move(m).map(|m| game::to_numeric(&m)))
+        .collect::<Result<_, _>>()?;
+    record.ply = ply.unwrap_or(record.moves.len());
+    if record.ply > record.moves.len() {
+        return Err(format!(
+            "ply {} beyond {} moves",
+            record.ply,
+            record.moves.len()
+        ));
+    }
+    Ok(record)
+}
+
 impl Op {
     fn parse(kind: &str, v: &Value) -> Result<Op, GuiError> {
         Ok(match kind {
             "new" => {
-                let r = get(v, "rules")?;
-                let rules = Rules {
-                    backward_capture: get_bool(r, "backwardCapture")?,
-                    long_kings: get_bool(r, "longKings")?,
-                    draw_half_moves: get_u64(r, "drawHalfMoves", 0, 1000)? as u32,
-                    losing: get_bool(r, "losing")?,
-                };
-                let l = get(v, "level")?;
-                let level = match get_str(l, "kind", 16)?.as_str() {
-                    "nodes" => Level::Nodes(get_u64(l, "value", 1, 1_000_000_000)?),
-                    "movetime" => Level::Movetime(get_u64(l, "value", 1, 3_600_000)?),
-                    "elo" => Level::Elo(get_u64(l, "value", 800, 2000)? as u32),
-                    k => return Err(bad(format!("unknown level kind '{k}'"))),
-                };
+                let rules = rules_of(get(v, "rules")?)?;
+                let level = level_of(get(v, "level")?)?;
                 let tc = match v.get("clock") {
                     None | Some(Value::Null) => None,
                     Some(c) => Some(TimeControl {
@@ -731,21 +1008,45 @@ impl Op {
             "redo" => Op::Redo,
             "jump" => Op::Jump(get_u64(v, "ply", 0, 1_000_000)? as usize),
             "fen" => Op::Fen(fen_value(v)?),
-            "pdn_import" => Op::Import(get_str(v, "text", MAX_MESSAGE)?),
+            "pdn_import" => {
+                let text = get_str(v, "text", MAX_MESSAGE)?;
+                let refused = |e: String| GuiError::Refused(format!("PDN import: {e}"));
+                let game = pdn::read(&text).map_err(refused)?;
+                Op::Import(
+                    checked_record(game.rules, game.fen.as_deref(), &game.moves, None)
+                        .map_err(refused)?,
+                )
+            }
+            "resume" => {
+                let moves = get(v, "moves")?
+                    .as_array()
+                    .ok_or_else(|| bad("\"moves\" must be a list"))?
+                    .iter()
+                    .map(|m| m.as_str().map(str::to_string))
+                    .collect::<Option<Vec<String>>>()
+                    .ok_or_else(|| bad("\"moves\" must be a list of strings"))?;
+                let ply = get_u64(v, "ply", 0, MAX_MOVES as u64)? as usize;
+                let start = get_str(v, "start", 400)?;
+                let record =
+                    checked_record(rules_of(get(v, "rules")?)?, Some(&start), &moves, Some(ply))
+                        .map_err(bad)?;
+                Op::Resume {
+                    record,
+                    sides: sides(get(v, "engine")?)?,
+                    level: level_of(get(v, "level")?)?,
+                }
+            }
             "analyse" => Op::Analyse(get_u64(v, "multipv", 1, MAX_MULTIPV)?),
             "stop" => Op::Stop,
             "go" => Op::Go,
+            "variation" => Op::Variation(get_u64(v, "index", 0, MAX_VARIATIONS as u64)? as usize),
             "sides" => Op::Sides(sides(v)?),
             k => return Err(bad(format!("unknown type '{k}'"))),
         })
     }
 }
 
-/// A FEN from the page: one line, no `moves` word (it would extend the `position` command).
+/// A FEN from the page, through [`checked_fen`].
 fn fen_value(v: &Value) -> Result<String, GuiError> {
-    let fen = get_str(v, "fen", 400)?;
-    if fen.split_whitespace().any(|w| w == "moves") || fen.trim().is_empty() {
-        return Err(bad("\"fen\" must be a FEN"));
-    }
-    Ok(fen.trim().to_string())
+    checked_fen(&get_str(v, "fen", 400)?).map_err(|e| bad(format!("\"fen\": {e}")))
 }

@@ -2,7 +2,8 @@
 //! with its square numbers, moves typed in numbers or algebraic squares, undo, flip, and the
 //! game appended to a PDN file on exit.
 
-use std::io::{BufRead, Write};
+use std::fs::File;
+use std::io::{BufRead, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,8 +31,40 @@ pub struct PlayOptions {
 const HELP: &str = "commands: a move (11-15, 9x18x27, 9x27, f6-e5), undo, flip, go (the engine \
 moves now), level nodes N|movetime MS|elo E, moves, help, quit";
 
-/// Plays one game on `input`/`out`; the PDN is written when the input ends or at `quit`.
+/// The game's place at the end of the PDN file: written again after every move, so that an
+/// interrupted game (Ctrl-C, a closed terminal) is saved as far as it went.
+struct Saver {
+    file: File,
+    /// Where the game starts: the file's length before it.
+    at: u64,
+}
+
+impl Saver {
+    fn open(path: &std::path::Path) -> Result<Saver, GuiError> {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(path)?;
+        let at = file.seek(SeekFrom::End(0))?;
+        Ok(Saver { file, at })
+    }
+
+    /// Writes `text` as the file's last game, in place of the version written before.
+    fn save(&mut self, text: &str) -> Result<(), GuiError> {
+        self.file.set_len(self.at)?;
+        self.file.seek(SeekFrom::Start(self.at))?;
+        self.file.write_all(text.as_bytes())?;
+        self.file.flush()?;
+        Ok(())
+    }
+}
+
+/// Plays one game on `input`/`out`; the PDN is written after every move, the last time when
+/// the input ends or at `quit`.
 pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Result<(), GuiError> {
+    let mut saver = Saver::open(&opts.pdn)?;
     let mut engine = Engine::start(&opts.engine)?;
     engine.send("ucinewgame")?;
     let mut record = Record::new(opts.rules, game::START_FEN.to_string());
@@ -79,7 +112,11 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
         engine_turn(&mut engine, &mut record, &mut snap, level, &mut out)?;
     }
     show(&mut out, &record, &snap, flip)?;
-    for line in input.lines() {
+    let mut lines = input.lines();
+    loop {
+        // Saved before the next line is waited for: the game so far survives an interrupt.
+        saver.save(&game_pdn(opts, &record, &snap))?;
+        let Some(line) = lines.next() else { break };
         let line = line?;
         let cmd = line.trim();
         let mut words = cmd.split_whitespace();
@@ -124,6 +161,10 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
                     continue;
                 }
                 engine_turn(&mut engine, &mut record, &mut snap, level, &mut out)?;
+                // The engine moved for the human: its own reply follows, as after a move.
+                if opts.engine_side == Some(snap.turn) && !snap.legal.is_empty() {
+                    engine_turn(&mut engine, &mut record, &mut snap, level, &mut out)?;
+                }
                 show(&mut out, &record, &snap, flip)?;
             }
             Some(_) => {
@@ -153,6 +194,13 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
             }
         }
     }
+    saver.save(&game_pdn(opts, &record, &snap))?;
+    writeln!(out, "game saved to {}", opts.pdn.display())?;
+    Ok(())
+}
+
+/// The game as PDN, as it stands.
+fn game_pdn(opts: &PlayOptions, record: &Record, snap: &Snapshot) -> String {
     let name = |s: Side| {
         if opts.engine_side == Some(s) {
             opts.engine.name.as_str()
@@ -164,7 +212,7 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
         Some(r) => (snap.pdn_result(), format!("normal: {r}")),
         None => ("*", "unterminated".to_string()),
     };
-    let text = pdn::write(
+    pdn::write(
         &pdn::Header {
             event: "buffgreen play",
             date: "????.??.??",
@@ -174,15 +222,8 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
             time_control: "-",
             termination: &termination,
         },
-        &record,
-    );
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&opts.pdn)?;
-    file.write_all(text.as_bytes())?;
-    writeln!(out, "game saved to {}", opts.pdn.display())?;
-    Ok(())
+        record,
+    )
 }
 
 /// The pieces of a canonical FEN: per square 1-32, `b`/`w` men, `B`/`W` kings.
@@ -220,10 +261,13 @@ fn show(out: &mut dyn Write, record: &Record, snap: &Snapshot, flip: bool) -> Re
     for f in &files {
         head.push_str(&format!(" {f} "));
     }
-    writeln!(out, "{}", head.trim_end())?;
+    // Beside the board, every square's number: the board hides those under a piece.
+    head.push_str("    squares");
+    writeln!(out, "{head}")?;
     for r in 0..8 {
         let row = if flip { 7 - r } else { r };
         let mut line = format!(" {} |", 8 - row);
+        let mut key = String::new();
         for c in 0..8 {
             let col = if flip { 7 - c } else { c };
             if (row + col) % 2 == 1 {
@@ -232,12 +276,14 @@ fn show(out: &mut dyn Write, record: &Record, snap: &Snapshot, flip: bool) -> Re
                     Some(p) => line.push_str(&format!(" {p} ")),
                     None => line.push_str(&format!("{n:>2} ")),
                 }
+                key.push_str(&format!("{n:>3}"));
             } else {
                 line.push_str("   ");
+                key.push_str("   ");
             }
         }
         line.push('|');
-        writeln!(out, "{line}")?;
+        writeln!(out, "{line}   {}", key.trim_end())?;
     }
     writeln!(out, "Fen: {}", snap.fen)?;
     match snap.end_reason(&record.rules) {

@@ -56,6 +56,38 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Whether `host` (an address or `localhost`) is reachable from this machine only.
+pub fn is_loopback(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Whether a request's `Host` header names this server: one of `allowed`, or, when it listens
+/// beyond loopback, any IP address with its port (a browser on the network names the machine
+/// by the address it reached; an address is no DNS name, so no rebinding).
+fn host_ok(host: &str, allowed: &Allowed) -> bool {
+    if allowed.names.iter().any(|a| a == host) {
+        return true;
+    }
+    let Some((addr, port)) = host.rsplit_once(':') else {
+        return false;
+    };
+    let bare = addr.trim_start_matches('[').trim_end_matches(']');
+    allowed.any_address
+        && port == allowed.port.to_string()
+        && bare.parse::<std::net::IpAddr>().is_ok()
+}
+
+/// The `Host` values a request may carry.
+struct Allowed {
+    names: Vec<String>,
+    port: u16,
+    any_address: bool,
+}
+
 /// The total size of the page's files in bytes (the page weight).
 pub fn page_bytes() -> usize {
     ASSETS.iter().map(|(_, _, body)| body.len()).sum()
@@ -63,8 +95,13 @@ pub fn page_bytes() -> usize {
 
 /// The most request-head bytes read.
 const MAX_HEAD: usize = 16 * 1024;
-/// The most connections served at once (pages and asset requests together).
-const MAX_CONNECTIONS: usize = 32;
+/// The most connections served at once (pages and asset requests together): many, since an
+/// idle one costs a sleeping thread, so that idle sockets cannot lock the page out.
+const MAX_CONNECTIONS: usize = 256;
+/// The most pages (WebSockets, each with its engine process and its memory) at once.
+pub const MAX_PAGES: usize = 8;
+/// How long a connection may take to send its request head.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a WebSocket read waits before the engine's lines are forwarded.
 const POLL: Duration = Duration::from_millis(5);
 
@@ -89,8 +126,8 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
         // Best effort: a desktop without xdg-open still has the printed URL.
         let _ = std::process::Command::new("xdg-open").arg(&url).spawn();
     }
-    let allowed: Arc<Vec<String>> = Arc::new(
-        [
+    let allowed = Arc::new(Allowed {
+        names: [
             host.clone(),
             "127.0.0.1".into(),
             "localhost".into(),
@@ -99,8 +136,11 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
         .iter()
         .map(|h| format!("{h}:{}", addr.port()))
         .collect(),
-    );
+        port: addr.port(),
+        any_address: !addr.ip().is_loopback(),
+    });
     let live = Arc::new(AtomicUsize::new(0));
+    let pages = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         if live.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
@@ -114,24 +154,38 @@ pub fn serve(opts: &ServeOptions, announce: impl FnOnce(&str)) -> Result<(), Gui
         }
         live.fetch_add(1, Ordering::SeqCst);
         let (engine, allowed, live) = (opts.engine.clone(), allowed.clone(), live.clone());
+        let pages = pages.clone();
         std::thread::spawn(move || {
-            let _ = connection(stream, &engine, &allowed);
+            let _ = connection(stream, &engine, &allowed, &pages);
             live.fetch_sub(1, Ordering::SeqCst);
         });
     }
     Ok(())
 }
 
-fn respond(mut stream: &TcpStream, status: &str, mime: &str, body: &[u8]) -> std::io::Result<()> {
+fn respond(stream: &TcpStream, status: &str, mime: &str, body: &[u8]) -> std::io::Result<()> {
+    respond_with(stream, status, mime, body, true)
+}
+
+/// A response; `with_body` false for a `HEAD` request (the same head, no body).
+fn respond_with(
+    mut stream: &TcpStream,
+    status: &str,
+    mime: &str,
+    body: &[u8],
+    with_body: bool,
+) -> std::io::Result<()> {
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n\
+        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nAllow: GET, HEAD\r\n\
          Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
          Content-Security-Policy: default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'\r\n\
          Connection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;
-    stream.write_all(body)?;
+    if with_body {
+        stream.write_all(body)?;
+    }
     stream.flush()
 }
 
@@ -147,7 +201,7 @@ struct Head {
 }
 
 fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.set_read_timeout(Some(HEAD_TIMEOUT))?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 2048];
     loop {
@@ -189,34 +243,47 @@ fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
 fn connection(
     mut stream: TcpStream,
     engine: &EngineCommand,
-    allowed: &[String],
+    allowed: &Allowed,
+    pages: &AtomicUsize,
 ) -> std::io::Result<()> {
     let Some(head) = read_head(&mut stream)? else {
         return respond(&stream, "400 Bad Request", "text/plain", b"bad request\n");
     };
     // A page from another site (or a rebound DNS name) must not reach the engine or the page.
-    if !head
-        .host
-        .as_ref()
-        .is_some_and(|h| allowed.iter().any(|a| a == h))
-    {
+    if !head.host.as_ref().is_some_and(|h| host_ok(h, allowed)) {
         return respond(&stream, "403 Forbidden", "text/plain", b"unknown Host\n");
     }
-    if head.method != "GET" {
-        return respond(
-            &stream,
-            "405 Method Not Allowed",
-            "text/plain",
-            b"GET only\n",
-        );
-    }
+    let get = match head.method.as_str() {
+        "GET" => true,
+        "HEAD" => false,
+        _ => {
+            return respond(
+                &stream,
+                "405 Method Not Allowed",
+                "text/plain",
+                b"GET or HEAD only\n",
+            )
+        }
+    };
     let path = head.path.split('?').next().unwrap_or("");
-    if path == "/ws" {
-        return websocket(stream, &head, engine);
+    if path == "/ws" && get {
+        // Counted while the socket lives; each page has its engine, so their number is bound.
+        if pages.fetch_add(1, Ordering::SeqCst) >= MAX_PAGES {
+            pages.fetch_sub(1, Ordering::SeqCst);
+            return respond(
+                &stream,
+                "503 Service Unavailable",
+                "text/plain",
+                b"too many pages open: close one\n",
+            );
+        }
+        let served = websocket(stream, &head, engine);
+        pages.fetch_sub(1, Ordering::SeqCst);
+        return served;
     }
     match ASSETS.iter().find(|(p, _, _)| *p == path) {
-        Some((_, mime, body)) => respond(&stream, "200 OK", mime, body.as_bytes()),
-        None => respond(&stream, "404 Not Found", "text/plain", b"not found\n"),
+        Some((_, mime, body)) => respond_with(&stream, "200 OK", mime, body.as_bytes(), get),
+        None => respond_with(&stream, "404 Not Found", "text/plain", b"not found\n", get),
     }
 }
 
@@ -274,4 +341,127 @@ fn websocket(mut stream: TcpStream, head: &Head, engine: &EngineCommand) -> std:
     }
     // The page is gone: dropping it ends its engine.
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The head of the server's answer to `request`.
+    fn ask(port: u16, request: &str) -> String {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out
+    }
+
+    /// A server on a free loopback port, for the test's life; its port.
+    fn serve_here() -> u16 {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let opts = ServeOptions {
+            host: "127.0.0.1".into(),
+            port: 0,
+            open: false,
+            engine: EngineCommand::default(),
+        };
+        std::thread::spawn(move || {
+            let _ = serve(&opts, |url| {
+                let _ = tx.send(url.to_string());
+            });
+        });
+        let url = rx.recv().unwrap();
+        url.trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn head_and_other_methods_and_hosts() {
+        let port = serve_here();
+        let head = ask(
+            port,
+            &format!("HEAD / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert!(head.ends_with("\r\n\r\n"), "no body after a HEAD: {head}");
+        let post = ask(
+            port,
+            &format!("POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(post.starts_with("HTTP/1.1 405 "), "{post}");
+        assert!(post.contains("\r\nAllow: GET, HEAD\r\n"), "{post}");
+        // On loopback an address the server does not listen on is refused.
+        let other = ask(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: 10.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(other.starts_with("HTTP/1.1 403 "), "{other}");
+    }
+
+    /// A WebSocket handshake to the server on `port`: the answer's status line, and the
+    /// socket, kept open (the page lives while it does).
+    fn ws_open(port: u16) -> (String, TcpStream) {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let host = format!("127.0.0.1:{port}");
+        write!(
+            s,
+            "GET /ws HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nConnection: Upgrade\r\n\
+             Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        )
+        .unwrap();
+        let mut first = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(&s), &mut first).unwrap();
+        (first.trim_end().to_string(), s)
+    }
+
+    #[test]
+    fn idle_sockets_do_not_lock_the_page_out_and_pages_are_bounded() {
+        let port = serve_here();
+        // More idle connections than the old bound of 32: the page still loads.
+        let idle: Vec<TcpStream> = (0..40)
+            .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+            .collect();
+        let page = ask(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(
+            page.starts_with("HTTP/1.1 200 OK\r\n"),
+            "{}",
+            &page[..page.len().min(200)]
+        );
+        drop(idle);
+        // Pages: each WebSocket has an engine (here one that cannot start), up to the bound.
+        let open: Vec<_> = (0..MAX_PAGES).map(|_| ws_open(port)).collect();
+        for (status, _) in &open {
+            assert_eq!(status, "HTTP/1.1 101 Switching Protocols");
+        }
+        assert_eq!(ws_open(port).0, "HTTP/1.1 503 Service Unavailable");
+        drop(open);
+    }
+
+    #[test]
+    fn hosts_beyond_loopback() {
+        assert!(is_loopback("127.0.0.1") && is_loopback("localhost") && is_loopback("[::1]"));
+        assert!(!is_loopback("0.0.0.0") && !is_loopback("192.168.1.2"));
+        let lan = Allowed {
+            names: vec!["0.0.0.0:80".into()],
+            port: 80,
+            any_address: true,
+        };
+        assert!(host_ok("192.168.1.2:80", &lan));
+        assert!(host_ok("[fe80::1]:80", &lan));
+        assert!(!host_ok("192.168.1.2:81", &lan));
+        assert!(!host_ok("rebound.example:80", &lan));
+        let local = Allowed {
+            any_address: false,
+            ..lan
+        };
+        assert!(!host_ok("192.168.1.2:80", &local));
+    }
 }

@@ -471,7 +471,7 @@ fn check_divide(new: &[String], game: &Game, depth: u32) {
 /// `d`: the diagram shows the position, then the exact FEN, clock, result, side to move and
 /// the captures that must be played.
 fn check_display(new: &[String], game: &Game) {
-    assert_eq!(new.len(), 16, "{new:?}");
+    assert_eq!(new.len(), 17, "{new:?}");
     let frame = "   +-----------------+";
     assert_eq!(new[0], frame);
     assert_eq!(new[9], frame);
@@ -505,7 +505,17 @@ fn check_display(new: &[String], game: &Game) {
     }
     assert_eq!(new[11], format!("Fen: {}", fen::write(pos)));
     assert_eq!(new[12], format!("Clock: {}", game.clock()));
-    assert_eq!(new[13], format!("Result: {}", game.result().describe()));
+    let reason = match game.result() {
+        buffgreen::board::GameResult::Ongoing => String::new(),
+        buffgreen::board::GameResult::Draw => {
+            format!(" ({} half-moves)", game.rules().draw_half_moves)
+        }
+        _ => " (no move)".to_string(),
+    };
+    assert_eq!(
+        new[13],
+        format!("Result: {}{reason}", game.result().describe())
+    );
     let turn = match pos.side_to_move() {
         Color::Black => "black",
         Color::White => "white",
@@ -514,21 +524,29 @@ fn check_display(new: &[String], game: &Game) {
     let mut legal = MoveList::new();
     generate_moves(pos, game.rules(), &mut legal);
     let captures: Vec<Move> = legal.iter().copied().filter(|m| m.is_capture()).collect();
-    match new[15].strip_prefix("Captures: ") {
-        Some("none") => assert!(
-            captures.is_empty() || game.result() != buffgreen::board::GameResult::Ongoing,
-            "{new:?}"
-        ),
+    let ongoing = game.result() == buffgreen::board::GameResult::Ongoing;
+    // The captures that must be played: none listed once the game is over.
+    let pending: &[Move] = if ongoing { &captures } else { &[] };
+    check_move_list(&new[15], "Captures: ", pending, game, new);
+    // Every legal move, each once, in the engine's own long form.
+    let moves = game.legal_moves();
+    check_move_list(&new[16], "Moves: ", &moves, game, new);
+}
+
+/// A `d` line `<name> none` or `<name> <move> ...` lists exactly `want`.
+fn check_move_list(line: &str, name: &str, want: &[Move], game: &Game, all: &[String]) {
+    match line.strip_prefix(name) {
+        Some("none") => assert!(want.is_empty(), "{all:?}"),
         Some(list) => {
             let listed: Vec<&str> = list.split(' ').collect();
-            assert_eq!(listed.len(), captures.len(), "{new:?}");
+            assert_eq!(listed.len(), want.len(), "{all:?}");
             for m in listed {
-                let mv = notation::parse_move(pos, game.rules(), m)
-                    .unwrap_or_else(|e| panic!("listed capture {m}: {e}"));
-                assert!(captures.contains(&mv), "{m} is not a capture");
+                let mv = notation::parse_move(game.position(), game.rules(), m)
+                    .unwrap_or_else(|e| panic!("listed move {m}: {e}"));
+                assert!(want.contains(&mv), "{m} is not in {name}");
             }
         }
-        None => panic!("no Captures line: {new:?}"),
+        None => panic!("no {name}line: {all:?}"),
     }
 }
 
@@ -594,8 +612,8 @@ pub fn reply_form(line: &str) -> Result<(), String> {
             }
         }
         ["Turn:", t] => one_of(t, &["black", "white"]),
-        ["Captures:", "none"] => Ok(()),
-        ["Captures:", moves @ ..] if !moves.is_empty() => {
+        ["Captures:" | "Moves:", "none"] => Ok(()),
+        ["Captures:" | "Moves:", moves @ ..] if !moves.is_empty() => {
             moves.iter().try_for_each(|m| move_form(m))
         }
         ["Squares:" | "Mobility:" | "Tempo:" | "Knowledge:" | "Static:" | "Quiescent:", n] => {
@@ -603,10 +621,11 @@ pub fn reply_form(line: &str) -> Result<(), String> {
         }
         ["Divisor:", n] => nat(n).map(drop),
         ["Score:", "cp", n] => int(n).map(drop),
-        ["Result:", r @ ..] => one_of(
-            &r.join(" "),
-            &["ongoing", "black wins", "white wins", "draw"],
-        ),
+        ["Result:", "ongoing"] | ["Result:", "black" | "white", "wins", "(no", "move)"] => Ok(()),
+        ["Result:", "draw", n, "half-moves)"] => match n.strip_prefix('(') {
+            Some(n) => nat(n).map(drop),
+            None => Err("a draw without its reason".into()),
+        },
         [m, n] if m.ends_with(':') => {
             move_form(&m[..m.len() - 1])?;
             nat(n).map(drop)

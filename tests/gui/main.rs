@@ -5,3 +5,5 @@
 
 mod browser;
 mod play;
+mod playing;
+mod robust;

@@ -33,15 +33,15 @@ fn two_people_at_one_keyboard_in_both_notations_with_undo_and_flip() {
     let lines: Vec<&str> = out.lines().collect();
     // The board after 11-15 c3-d4 (22-18), from White's side with the empty squares' numbers.
     let after_two = [
-        "     a  b  c  d  e  f  g  h",
-        " 8 |    b     b     b     b |",
-        " 7 | b     b     b     b    |",
-        " 6 |    b     b    11     b |",
-        " 5 |13    14     b    16    |",
-        " 4 |   17     w    19    20 |",
-        " 3 | w    22     w     w    |",
-        " 2 |    w     w     w     w |",
-        " 1 | w     w     w     w    |",
+        "     a  b  c  d  e  f  g  h     squares",
+        " 8 |    b     b     b     b |        1     2     3     4",
+        " 7 | b     b     b     b    |     5     6     7     8",
+        " 6 |    b     b    11     b |        9    10    11    12",
+        " 5 |13    14     b    16    |    13    14    15    16",
+        " 4 |   17     w    19    20 |       17    18    19    20",
+        " 3 | w    22     w     w    |    21    22    23    24",
+        " 2 |    w     w     w     w |       25    26    27    28",
+        " 1 | w     w     w     w    |    29    30    31    32",
         "Fen: B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15",
         "Move 2: black to move",
     ];
@@ -53,8 +53,14 @@ fn two_people_at_one_keyboard_in_both_notations_with_undo_and_flip() {
         "{out}"
     );
     // Flipped: seen from Black's side, rank 1 on top.
-    assert!(lines.contains(&"     h  g  f  e  d  c  b  a"), "{out}");
-    assert!(lines.contains(&" 1 |    w     w     w     w |"), "{out}");
+    assert!(
+        lines.contains(&"     h  g  f  e  d  c  b  a     squares"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&" 1 |    w     w     w     w |       32    31    30    29"),
+        "{out}"
+    );
     assert!(
         lines
             .last()
@@ -84,4 +90,64 @@ fn the_engine_answers_and_the_game_is_saved() {
         1,
         "{out}"
     );
+}
+
+#[test]
+fn go_on_the_humans_turn_is_answered_by_the_engine() {
+    let (out, pdn) = play(&["--nodes", "100", "--english"], "go\nquit\n");
+    let lines: Vec<&str> = out.lines().collect();
+    // The engine played Black's move for the human, then its own White reply.
+    assert!(lines.iter().any(|l| l.starts_with("Black plays ")), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("White plays ")), "{out}");
+    assert!(lines.contains(&"Move 2: black to move"), "{out}");
+    assert!(pdn.contains("\n1. "), "{pdn}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_game_is_saved_as_far_as_it_went() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let pdn = std::env::temp_dir().join(format!("bg-play-int-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&pdn);
+    let mut child = Command::new(BIN)
+        .args(["play", "--nodes", "100", "--pdn"])
+        .arg(&pdn)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The input stays open: the game is cut short by a signal, as by Ctrl-C.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"11-15\n").unwrap();
+    let mut reply = None;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(mv) = line.strip_prefix("White plays ") {
+            reply = Some(mv.to_string());
+        }
+        if line == "Move 2: black to move" {
+            break;
+        }
+    }
+    let reply = reply.expect("the engine replied");
+    // The game is on file while the player thinks (a bound on the wait, not a timing test).
+    let want = format!("1. 11-15 {reply} *");
+    for _ in 0..600 {
+        if std::fs::read_to_string(&pdn).is_ok_and(|t| t.contains(&want)) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let _ = child.wait();
+    drop(stdin);
+    let saved = std::fs::read_to_string(&pdn).unwrap_or_default();
+    let _ = std::fs::remove_file(&pdn);
+    assert!(saved.contains(&want), "{saved}");
+    assert_eq!(saved.matches("[Event ").count(), 1, "{saved}");
 }

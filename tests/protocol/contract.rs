@@ -400,13 +400,16 @@ fn every_protocol_reply_has_a_documented_form() {
         "{lines:#?}"
     );
     assert!(lines.iter().any(|l| l == "bestmove none"), "{lines:#?}");
-    // `d`: the diagram (its lines are shown, not specified token by token), then five lines
-    // of the documented forms.
-    s.handle_line(b"d");
-    let d = captured.take_lines();
-    let fen = d.iter().position(|l| l.starts_with("Fen: ")).expect("Fen:");
-    assert_eq!(d.len(), fen + 5, "{d:#?}");
-    lines.extend_from_slice(&d[fen..]);
+    // `d`: the diagram (its lines are shown, not specified token by token), then six lines
+    // of the documented forms; a finished game's too (its `Result:` has a reason).
+    for position in ["position startpos", "position fen B:W18:B"] {
+        s.handle_line(position.as_bytes());
+        s.handle_line(b"d");
+        let d = captured.take_lines();
+        let fen = d.iter().position(|l| l.starts_with("Fen: ")).expect("Fen:");
+        assert_eq!(d.len(), fen + 6, "{d:#?}");
+        lines.extend_from_slice(&d[fen..]);
+    }
     // The empty line of `go perft` is documented in words.
     lines.retain(|l| !l.is_empty());
     check_lines(&protocol_patterns(&doc), &lines, words);

@@ -58,7 +58,7 @@ fn a_100_mib_line_under_a_400_mib_address_space_is_refused_and_the_engine_goes_o
     assert!(got.contains(
         &"Fen: W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15".to_string()
     ));
-    assert_eq!(got.len(), 2 + 16, "{got:#?}");
+    assert_eq!(got.len(), 2 + 17, "{got:#?}");
 }
 
 /// A new engine running `line` (a long perft or bench), which answers `isready` at once.
@@ -172,12 +172,13 @@ fn d_shows_the_side_to_move_and_the_captures_that_must_be_played() {
             "Result: ongoing",
             "Turn: black",
             "Captures: 15x22",
+            "Moves: 15x22",
         ])
     );
     // A choice of captures (one loop, two directions), listed in divide order.
     let d = e.display_of("position fen W:W26:B14,15,22,23");
     assert_eq!(
-        d[14..],
+        d[14..16],
         lines(&["Turn: white", "Captures: 26x17x10x19x26 26x19x10x17x26"])
     );
 }

@@ -67,6 +67,7 @@ fn display_start_position_exactly() {
     want.push("Result: ongoing".into());
     want.push("Turn: black".into());
     want.push("Captures: none".into());
+    want.push("Moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16".into());
     assert_eq!(e.display(), want);
 }
 
@@ -93,6 +94,7 @@ fn display_after_moves() {
             "Result: ongoing",
             "Turn: white",
             "Captures: none",
+            "Moves: 20-16 21-17 22-17 22-18 23-18 23-19 27-24 28-24",
         ])
     );
     // Every FEN form the parser accepts, with kings and a finished game.
@@ -104,7 +106,7 @@ fn display_after_moves() {
     let d = e.display_of("position fen B:W18:B");
     assert_eq!(
         d[11..14],
-        lines(&["Fen: B:W18:B", "Clock: 0", "Result: white wins"])
+        lines(&["Fen: B:W18:B", "Clock: 0", "Result: white wins (no move)"])
     );
 }
 
@@ -239,7 +241,7 @@ fn losing_option_results_perft_and_search() {
     e.ask("position fen B:W32:B28");
     assert_eq!(
         e.display()[12..14],
-        lines(&["Clock: 0", "Result: black wins"])
+        lines(&["Clock: 0", "Result: black wins (no move)"])
     );
     e.send("go nodes 100");
     assert_eq!(e.until_bestmove().last().unwrap(), "bestmove none");
@@ -260,7 +262,7 @@ fn losing_option_results_perft_and_search() {
     // Switched back, the same position is lost for the side without a move again.
     e.ask("setoption name Losing value false");
     e.ask("position fen B:W32:B28");
-    assert_eq!(e.display()[13], "Result: white wins");
+    assert_eq!(e.display()[13], "Result: white wins (no move)");
 }
 
 #[test]
@@ -288,7 +290,7 @@ fn rules_options_change_the_game() {
     assert!(e.ask("setoption name DrawHalfMoves value 4").is_empty());
     assert_eq!(
         tail(&mut e),
-        lines(&["Fen: B:WK32:BK1", "Clock: 4", "Result: draw"])
+        lines(&["Fen: B:WK32:BK1", "Clock: 4", "Result: draw (4 half-moves)"])
     );
     assert_eq!(
         e.ask("setoption name drawhalfmoves value 3"),
@@ -556,6 +558,7 @@ fn protocol_md_examples_are_true() {
     d.push("Result: ongoing".into());
     d.push("Turn: black".into());
     d.push("Captures: none".into());
+    d.push("Moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16".into());
     assert!(doc.contains(&format!("\n{}\n", d.join("\n"))));
 }
 

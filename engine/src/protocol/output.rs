@@ -253,8 +253,9 @@ pub fn bestmove_line(outcome: &SearchOutcome, notation: Notation) -> String {
     }
 }
 
-/// The reply to `d`: the diagram, then `Fen:`, `Clock:`, `Result:`, `Turn:` (the side to
-/// move) and `Captures:` (the captures the side to move must choose from, or `none`).
+/// The reply to `d`: the diagram, then `Fen:`, `Clock:`, `Result:` (with the reason of a
+/// finished game in parentheses), `Turn:` (the side to move), `Captures:` (the captures the
+/// side to move must choose from, or `none`) and `Moves:` (every legal move, or `none`).
 pub fn display_lines(game: &Game, notation: Notation) -> Vec<String> {
     let mut v: Vec<String> = game
         .position()
@@ -264,7 +265,12 @@ pub fn display_lines(game: &Game, notation: Notation) -> Vec<String> {
         .collect();
     v.push(format!("Fen: {}", fen::write(game.position())));
     v.push(format!("Clock: {}", game.clock()));
-    v.push(format!("Result: {}", game.result().describe()));
+    v.push(match game.result() {
+        GameResult::Ongoing => "Result: ongoing".to_string(),
+        // The draw rule is the only draw; a finished game is otherwise one without a move.
+        GameResult::Draw => format!("Result: draw ({} half-moves)", game.rules().draw_half_moves),
+        r => format!("Result: {} (no move)", r.describe()),
+    });
     let pos = game.position();
     v.push(format!(
         "Turn: {}",
@@ -274,17 +280,16 @@ pub fn display_lines(game: &Game, notation: Notation) -> Vec<String> {
         }
     ));
     let pending = game.result() == GameResult::Ongoing && has_captures(pos, game.rules());
-    let captures: Vec<String> = if pending {
-        let mut moves: Vec<(Move, u64)> = game.legal_moves().iter().map(|&m| (m, 0)).collect();
-        sort_divide(&mut moves);
-        moves.iter().map(|(m, _)| notation.write(m)).collect()
-    } else {
-        Vec::new()
+    // In `go perft` order; none once the game is over.
+    let mut moves: Vec<(Move, u64)> = game.legal_moves().iter().map(|&m| (m, 0)).collect();
+    sort_divide(&mut moves);
+    let moves: Vec<String> = moves.iter().map(|(m, _)| notation.write(m)).collect();
+    let list = |name: &str, moves: &[String]| match moves.is_empty() {
+        true => format!("{name}: none"),
+        false => format!("{name}: {}", moves.join(" ")),
     };
-    v.push(match captures.is_empty() {
-        true => "Captures: none".to_string(),
-        false => format!("Captures: {}", captures.join(" ")),
-    });
+    v.push(list("Captures", if pending { &moves } else { &[] }));
+    v.push(list("Moves", &moves));
     v
 }
 
