@@ -110,6 +110,17 @@ fn an_interrupted_game_is_saved_as_far_as_it_went() {
     use std::process::Stdio;
     let pdn = std::env::temp_dir().join(format!("bg-play-int-{}.pdn", std::process::id()));
     let _ = std::fs::remove_file(&pdn);
+    // A test run started in the background by a non-interactive shell inherits SIGINT
+    // ignored (POSIX), and `play` would inherit that too and never see the Ctrl-C below:
+    // the child gets the disposition a terminal gives it.
+    // SAFETY: the default disposition installs no handler.
+    unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGINT,
+            nix::sys::signal::SigHandler::SigDfl,
+        )
+    }
+    .unwrap();
     let mut child = Command::new(BIN)
         .args(["play", "--nodes", "100", "--pdn"])
         .arg(&pdn)

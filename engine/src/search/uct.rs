@@ -216,16 +216,16 @@ impl Worker {
             // blunders (a lone king walking into a capture): the leaf is scored by the
             // evaluation once pending captures are played out, and real tactics are left to
             // the tree and the solver.
-            // Where the rules have a learned network it knows better than a random playout
-            // what the leaf is worth: its value, after the pending captures, is the result.
-            if let Some(score) = params
-                .learned_leaf
+            let dead = params.eval_cut > 0 && eval::dead_draw(&pos, rules);
+            // Elsewhere, where the rules have a learned network, it knows better than a random
+            // playout what the leaf is worth: its value after the pending captures is the result.
+            if let Some(score) = (params.learned_leaf && !dead)
                 .then(|| eval::learned_leaf(&pos, rules, &mut self.quiet))
                 .flatten()
             {
                 break Leaf::Scored(SCALE - value::of_score(score));
             }
-            let (end, _) = if params.eval_cut > 0 && eval::dead_draw(&pos, rules) {
+            let (end, _) = if dead {
                 self.playout
                     .run_cut(pos, clock, rules, &mut self.rng, 0, tables)
             } else if params.eval_cut > 0 {
