@@ -239,8 +239,9 @@ async fn a_premove_sounds_and_sliding_that_can_be_turned_off() {
             .await,
         json!("5 9")
     );
-    b.until("window.buffgreen.state.ply === 3 && !window.buffgreen.state.thinking")
-        .await;
+    // The engine may already be thinking on its next move when the page is polled: wait for
+    // the premove to be on the board, not for a moment between two searches.
+    b.until("window.buffgreen.state.ply >= 3").await;
     assert_eq!(b.state("moves[2]").await, json!("5-9"));
     assert!(b.js("window.buffgreen.slides").await.as_u64().unwrap() >= 2);
     assert!(b.js("window.buffgreen.sounds").await.as_u64().unwrap() >= 2);
@@ -248,15 +249,19 @@ async fn a_premove_sounds_and_sliding_that_can_be_turned_off() {
     b.click("#opt-sound").await;
     b.click("#opt-slide").await;
     b.c.goto(&b.url).await.unwrap();
-    b.until("window.buffgreen.state && window.buffgreen.state.ply === 3 && window.buffgreen.state.legal.length > 0 && !window.buffgreen.state.thinking")
+    // After the reload the engine goes on with White's move: wait for Black's turn, whatever
+    // the ply by then.
+    b.until("window.buffgreen.state && window.buffgreen.state.turn === 'black' && window.buffgreen.state.legal.length > 0 && !window.buffgreen.state.thinking")
         .await;
     assert_eq!(
         b.js("document.getElementById('opt-sound').checked || document.getElementById('opt-slide').checked").await,
         json!(false)
     );
     let mv = b.state("legal[0]").await.as_str().unwrap().to_string();
+    let ply = b.state("ply").await.as_u64().unwrap();
     b.click_move(&mv).await;
-    b.until("window.buffgreen.state.ply >= 4").await;
+    b.until(&format!("window.buffgreen.state.ply > {ply}"))
+        .await;
     assert_eq!(
         b.js("window.buffgreen.slides + window.buffgreen.sounds")
             .await,

@@ -58,7 +58,7 @@ const ENGLISH_KK: [&str; 4] = [
     "setoption name BackwardCapture value false",
     "setoption name LongKings value false",
     "position fen W:WK4:BK7,K16",
-    "go nodes 50",
+    "go nodes 200",
 ];
 
 /// The `bestmove` line and the score of the last `info` line of a search.
@@ -189,7 +189,7 @@ fn the_hub_dialect_finds_the_default_tables_too() {
     let hub = |set: &str| {
         let mut e = Engine::spawn(Command::new(BIN).arg("hub").env(TABLES_ENV, root));
         e.send(&format!(
-            "hub\n{set}init\npos pos=W{squares}\nlevel nodes=50\ngo"
+            "hub\n{set}init\npos pos=W{squares}\nlevel nodes=200\ngo"
         ));
         let lines = e.recv_until(|l| l.starts_with("done"));
         e.quit_ok();
@@ -254,10 +254,10 @@ fn tables_built_without_a_directory_are_found_through_the_root() {
             "setoption name LongKings value false",
             &path,
             kk,
-            "go nodes 50",
+            "go nodes 200",
             "setoption name TablebasePath value <empty>",
             kk,
-            "go nodes 50",
+            "go nodes 200",
         ],
     );
     assert!(
