@@ -218,3 +218,201 @@ fn a_match_stopped_by_a_full_disk_prints_the_table_of_its_games() {
         "{table}"
     );
 }
+
+/// The arguments of a match of the fake engine (first) against `spec` (second).
+fn against(spec: &str, extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = ["match", "--nodes", "1", "--quiet", "--random-plies", "0"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    v.extend(["--engine".into(), format!("cmd='{FAKE} ok' name=A")]);
+    v.extend(["--engine".into(), spec.to_string()]);
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+/// Issue 58 item 5: outputs were appended to whatever they named that was not named on the
+/// command line as an input: an engine's program found on PATH or in its `dir=`, the script
+/// an interpreter runs, its `BookFile`, a table under `--tb`, a file of another kind. Each is
+/// refused with one error, exit 2, and nothing written.
+#[test]
+fn outputs_refuse_what_the_engines_read_the_tables_and_files_of_another_kind() {
+    let dir = scratch("unnamed");
+    let bin = dir.join("bin");
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(tables.join("english")).unwrap();
+    let program = bin.join("myengine");
+    std::fs::copy(FAKE, &program).unwrap();
+    let book = dir.join("my.book");
+    std::fs::write(&book, "BOOK").unwrap();
+    let table = tables.join("english/kk.tb");
+    std::fs::write(&table, "TABLE").unwrap();
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let pdn = dir.join("games.pdn");
+    std::fs::write(&pdn, "[Event \"old\"]\n1. 9-13 *\n").unwrap();
+    let path = format!("{}:{}", s(&bin), std::env::var("PATH").unwrap_or_default());
+    let (p, b, t, n, g, tb) = (
+        s(&program),
+        s(&book),
+        s(&table),
+        s(&notes),
+        s(&pdn),
+        s(&tables),
+    );
+    let d = s(&dir);
+    let cases: Vec<(String, Vec<&str>, String)> = vec![
+        // The program as the system finds it on PATH.
+        (
+            "cmd='myengine ok' name=B".into(),
+            vec!["--pdn", &p],
+            format!("--pdn {p} and --engine {p} are one file: the output would destroy the input"),
+        ),
+        // A program relative to the engine's own folder.
+        (
+            format!("cmd='./bin/myengine ok' dir={d} name=B"),
+            vec!["--json", &p],
+            format!(
+                "--json {p} and --engine {d}/./bin/myengine are one file: the output would \
+                 destroy the input"
+            ),
+        ),
+        // The script an interpreter runs.
+        (
+            format!("cmd='bash {p} ok' name=B"),
+            vec!["--debug-log", &p],
+            format!(
+                "--debug-log {p} and --engine {p} are one file: the output would destroy the \
+                 input"
+            ),
+        ),
+        (
+            format!("cmd='{p} ok' name=B option.BookFile={b}"),
+            vec!["--pdn", &b],
+            format!(
+                "--pdn {b} and --engine option.BookFile {b} are one file: the output would \
+                 destroy the input"
+            ),
+        ),
+        (
+            format!("cmd='{p} ok' name=B"),
+            vec!["--tb", &tb, "--json", &t],
+            format!("--json {t} is inside --tb {tb}: the output would destroy its files"),
+        ),
+        (
+            format!("cmd='{p} ok' name=B option.TablebasePath={tb}"),
+            vec!["--pdn", &t],
+            format!(
+                "--pdn {t} is inside --engine option.TablebasePath {tb}: the output would \
+                 destroy its files"
+            ),
+        ),
+        (
+            format!("cmd='{p} ok' name=B"),
+            vec!["--pdn", &n],
+            format!("--pdn {n} exists and is not a PDN file: give a new file"),
+        ),
+        (
+            format!("cmd='{p} ok' name=B"),
+            vec!["--json", &g],
+            format!(
+                "--json {g} exists and is not a JSON Lines file of buffgreen match: give a new \
+                 file"
+            ),
+        ),
+    ];
+    let inputs = || -> Vec<Vec<u8>> {
+        [&program, &book, &table, &notes, &pdn]
+            .iter()
+            .map(|f| std::fs::read(f).unwrap())
+            .collect()
+    };
+    let before = inputs();
+    for (spec, extra, want) in cases {
+        let out = Command::new(BIN)
+            .env("PATH", &path)
+            .args(against(&spec, &extra))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            (out.status.code(), out.stdout.as_slice()),
+            (Some(2), &b""[..]),
+            "{extra:?}: {err}"
+        );
+        assert_eq!(err, format!("error: {want}\n"), "{extra:?}");
+    }
+    assert_eq!(inputs(), before, "an input was written");
+    // A PDN of ours is appended to, and so is the JSON Lines file it wrote.
+    let json = dir.join("games.json");
+    for _ in 0..2 {
+        let out = Command::new(BIN)
+            .env("PATH", &path)
+            .args(against(
+                "cmd='myengine ok' name=B",
+                &["--games", "2", "--pdn", &g, "--json", &s(&json)],
+            ))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 5);
+    let lines = std::fs::read_to_string(&json).unwrap();
+    assert_eq!(lines.lines().count(), 6);
+}
+
+/// `suite --json` replaces its file: only a suite's earlier results, never what the engine
+/// reads or a file of another kind.
+#[test]
+fn suite_json_refuses_the_engine_and_files_of_another_kind() {
+    let dir = scratch("suite-json");
+    let suite = dir.join("s.txt");
+    std::fs::write(&suite, "B:W14,22,30:B9 ; bm 9x25\n").unwrap();
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let (su, n) = (s(&suite), s(&notes));
+    let run_suite = |extra: &[&str]| {
+        let mut v: Vec<String> = ["suite", "--nodes", "50"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v.push(su.clone());
+        run(&v)
+    };
+    let spec = format!("cmd='bash {FAKE} ok'");
+    for (extra, want) in [
+        (
+            vec!["--engine", &spec, "--json", FAKE],
+            format!(
+                "--json {FAKE} and --engine {FAKE} are one file: the output would destroy the \
+                 input"
+            ),
+        ),
+        (
+            vec!["--json", &n],
+            format!("--json {n} exists and is not a JSON file of buffgreen suite: give a new file"),
+        ),
+    ] {
+        let (code, out, err) = run_suite(&extra);
+        assert_eq!((code, out.as_str()), (2, ""), "{extra:?}");
+        assert_eq!(err, format!("error: {want}\n"), "{extra:?}");
+    }
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+    // Its own results are replaced.
+    let json = s(&dir.join("r.json"));
+    for _ in 0..2 {
+        let (code, _, err) = run_suite(&["--json", &json]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["total"], 1);
+}

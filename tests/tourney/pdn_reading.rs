@@ -306,3 +306,43 @@ fn a_large_file_is_read_in_one_pass() {
         )
     );
 }
+
+/// Issue 58 item 6: a PDN with a byte that is not UTF-8 was refused whole. Old PDN files are
+/// Latin-1, as PGN's standard has it: such a line is read as Latin-1, the rest as UTF-8, and
+/// `--merge` names the players as written.
+#[test]
+fn a_latin1_pdn_is_read() {
+    let (pdn, text) = played("latin1", ["A", "B"], &[]);
+    // The first game's players in Latin-1 (one byte each for é and ü), a comment in Latin-1,
+    // and the second game left in UTF-8 with its own é.
+    let mut bytes = Vec::new();
+    let mut game = 0;
+    for line in text.split_inclusive('\n') {
+        game += usize::from(line.starts_with("[Event "));
+        match (game, line) {
+            (1, "[White \"B\"]\n") => bytes.extend(b"[White \"Jos\xe9\"]\n"),
+            (1, "[Black \"A\"]\n") => bytes.extend(b"[Black \"M\xfcller\"]\n{Partie \xe0 Paris}\n"),
+            (2, "[White \"A\"]\n") => bytes.extend("[White \"M\u{fc}ller\"]\n".as_bytes()),
+            (2, "[Black \"B\"]\n") => bytes.extend("[Black \"Jos\u{e9}\"]\n".as_bytes()),
+            _ => bytes.extend(line.as_bytes()),
+        }
+    }
+    assert!(std::str::from_utf8(&bytes).is_err());
+    std::fs::write(&pdn, &bytes).unwrap();
+    let out = run(&["match", "--verify-pdn", pdn.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{}: 2 games, 72 plies, all legal\n", pdn.display())
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["match", "--merge", pdn.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains(" M\u{fc}ller "), "{table}");
+    assert!(table.contains(" Jos\u{e9} "), "{table}");
+}

@@ -13,11 +13,12 @@
 //! before the first game. An existing file that does not start like a log is refused.
 
 use std::fs::{File, OpenOptions};
-use std::io::{LineWriter, Read, Write};
+use std::io::{LineWriter, Write};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use super::error::TourneyError;
+use super::outputs::{check_kind, Kind};
 
 /// The log file, shared by every engine process of a match.
 #[derive(Debug)]
@@ -43,17 +44,7 @@ impl IoLog {
             path: path.to_string(),
             source,
         };
-        // Only a regular file is looked into: opening a FIFO to read would wait for a writer.
-        let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-        if let Some(mut old) = regular.then(|| File::open(path).ok()).flatten() {
-            let mut head = [0u8; 64];
-            let n = old.read(&mut head).unwrap_or(0);
-            if n > 0 && !is_log(&head[..n]) {
-                return Err(TourneyError::Config(format!(
-                    "--debug-log {path} exists and is not a debug log: give a new file"
-                )));
-            }
-        }
+        check_kind("--debug-log", path, Kind::DebugLog)?;
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -80,33 +71,5 @@ impl IoLog {
         if let Ok(mut out) = self.out.lock() {
             let _ = writeln!(out, "{ms:.3} {arrow}{engine}: {line}");
         }
-    }
-}
-
-/// True when `head`, the start of a file, starts like a log line: `<ms>.<3 digits> ` and then
-/// `>`, `<` or `#`.
-fn is_log(head: &[u8]) -> bool {
-    let digits = head.iter().take_while(|b| b.is_ascii_digit()).count();
-    let rest = &head[digits..];
-    digits > 0
-        && rest.len() >= 6
-        && rest[0] == b'.'
-        && rest[1..4].iter().all(u8::is_ascii_digit)
-        && rest[4] == b' '
-        && matches!(rest[5], b'>' | b'<' | b'#')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_log;
-
-    #[test]
-    fn a_log_is_known_by_its_first_line() {
-        assert!(is_log(b"0.000 # buffgreen match 0.1.0\n"));
-        assert!(is_log(b"12.345 >A(77): uci\n"));
-        assert!(!is_log(b"[Event \"x\"]\n"));
-        assert!(!is_log(b"{\"type\":\"game\"}\n"));
-        assert!(!is_log(b"11-15 23-19\n"));
-        assert!(!is_log(b"0.00 >A: uci"));
     }
 }

@@ -6,7 +6,7 @@
 //! and reads PDN, [`stats`] and [`sprt`] turn results into figures. `args` is the command
 //! line, `runner` the schedule and the worker threads, `report` the progress line and the
 //! table, `verify` the PDN check, `date` the PDN date. `adjudicate` ends games by the
-//! engines' scores, `iolog` is the engine I/O log, `resume` reads back the finished games of
+//! engines' scores, `iolog` is the engine I/O log, `outputs` keeps outputs off inputs, `resume` reads back the finished games of
 //! an interrupted run, `shard` cuts the schedule into slices and `merge` tallies the games of
 //! several PDN files as one run. This file is the front door.
 
@@ -18,6 +18,7 @@ mod iolog;
 mod json;
 mod merge;
 mod ordered;
+mod outputs;
 pub mod pdn;
 pub mod process;
 pub mod referee;

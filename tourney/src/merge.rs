@@ -26,7 +26,7 @@ pub fn merge(args: &MatchArgs) -> Result<(String, Option<(Decision, f64)>), Tour
     let mut games: BTreeMap<usize, (Recorded, Option<Limits>, String)> = BTreeMap::new();
     let mut rules = None;
     for path in &args.merge {
-        let text = std::fs::read_to_string(path).map_err(|source| TourneyError::Io {
+        let text = pdn::read_file(path).map_err(|source| TourneyError::Io {
             path: path.clone(),
             source,
         })?;

@@ -23,6 +23,7 @@
 //!   captures in long form (`9x18x27`), then the result. Games from an openings file given as
 //!   moves start from the standard position, the opening moves included.
 
+use std::cell::Cell;
 use std::fmt::Write as _;
 
 use buffgreen::board::notation::printable;
@@ -483,12 +484,43 @@ fn tag_pair(i: &str) -> Res<'_, (String, String)> {
     }
 }
 
+/// Where the comments of one text close: the first `}` at or after a place, remembered from
+/// the last search. The reader only goes forward, so each byte is searched once: a file of
+/// games that each open a comment and never close it cost one search to the end of the file
+/// per game, which grew with the square of the file.
+#[derive(Debug, Default)]
+struct Closes {
+    /// The last search: the remaining length where it started, and the remaining length at
+    /// the `}` it found (`None`: no `}` to the end of the text).
+    last: Cell<Option<(usize, Option<usize>)>>,
+    /// Bytes searched for a `}` so far (a test checks that it never exceeds the text).
+    examined: Cell<usize>,
+}
+
+impl Closes {
+    /// The rest of the text after the first `}` of `body` (a suffix of the text), if any.
+    fn after<'a>(&self, body: &'a str) -> Option<&'a str> {
+        let here = body.len();
+        // A search that started at or before here and found its `}` at or after here (or
+        // none) answers for here too: no `}` lies between its start and its answer.
+        let found = match self.last.get() {
+            Some((from, found)) if from >= here && found.is_none_or(|f| f <= here) => found,
+            _ => {
+                let k = body.find('}');
+                self.examined
+                    .set(self.examined.get() + k.map_or(here, |k| k + 1));
+                let found = k.map(|k| here - k);
+                self.last.set(Some((here, found)));
+                found
+            }
+        };
+        found.map(|f| &body[here - f + 1..])
+    }
+}
+
 /// `{...}`: a comment ends at its first `}` (comments do not nest).
-fn comment(i: &str) -> Res<'_, ()> {
-    match i
-        .strip_prefix('{')
-        .map(|b| b.find('}').map(|k| &b[k + 1..]))
-    {
+fn comment<'a>(closes: &Closes, i: &'a str) -> Res<'a, ()> {
+    match i.strip_prefix('{').map(|b| closes.after(b)) {
         Some(Some(rest)) => Ok((rest, ())),
         Some(None) => fail(i, "comment '{' not closed"),
         None => Err(nom::Err::Error(Fail {
@@ -548,7 +580,7 @@ fn stray(i: &str) -> String {
 }
 
 /// `(...)`: a variation, skipped; it may hold comments and other variations.
-fn variation(i: &str, depth: usize) -> Res<'_, ()> {
+fn variation<'a>(closes: &Closes, i: &'a str, depth: usize) -> Res<'a, ()> {
     let open = i;
     if depth >= MAX_DEPTH {
         return fail(i, format!("variations nested deeper than {MAX_DEPTH}"));
@@ -563,17 +595,14 @@ fn variation(i: &str, depth: usize) -> Res<'_, ()> {
             return fail(open, "variation '(' not closed");
         }
         if i.starts_with('(') {
-            (i, _) = variation(i, depth + 1)?;
+            (i, _) = variation(closes, i, depth + 1)?;
             continue;
         }
-        i = match alt((
-            comment,
-            nag,
-            move_number,
-            value((), result),
-            value((), move_text),
-        ))(i)
-        {
+        if i.starts_with('{') {
+            (i, _) = comment(closes, i)?;
+            continue;
+        }
+        i = match alt((nag, move_number, value((), result), value((), move_text)))(i) {
             Ok((rest, ())) => rest,
             Err(nom::Err::Error(_)) if i.starts_with('[') => {
                 return fail(open, "variation '(' not closed before the next tag")
@@ -603,8 +632,8 @@ fn game<'a>(loc: &mut Locator<'_>, i: &'a str, g: &mut PdnGame) -> Res<'a, ()> {
                 g.tag_places.push(at);
                 i = rest;
             }
-            '{' => (i, _) = comment(i)?,
-            '(' => (i, _) = variation(i, 0)?,
+            '{' => (i, _) = comment(&loc.closes, i)?,
+            '(' => (i, _) = variation(&loc.closes, i, 0)?,
             '$' => match nag(i) {
                 Ok((rest, ())) => i = rest,
                 Err(_) => return fail(i, stray(i)),
@@ -644,6 +673,8 @@ struct Locator<'t> {
     at: Place,
     /// The start of the current game.
     checkpoint: (usize, Place),
+    /// Where comments close.
+    closes: Closes,
 }
 
 impl<'t> Locator<'t> {
@@ -654,6 +685,7 @@ impl<'t> Locator<'t> {
             offset: 0,
             at: start,
             checkpoint: (0, start),
+            closes: Closes::default(),
         }
     }
 
@@ -711,12 +743,47 @@ fn recover(text: &str, offset: usize) -> usize {
     text.len()
 }
 
+/// The text of PDN bytes: UTF-8, and a line that is not UTF-8 read as Latin-1 (ISO 8859-1).
+///
+/// Why read rather than refuse: PDN is built on PGN, whose standard prescribes Latin-1, so
+/// old PDN files (player names, events, comments) are Latin-1 while today's tools write UTF-8;
+/// refusing them would refuse files that follow their standard. Serious readers take them:
+/// PGN tools read such files as Latin-1, and a Python draughts reader detects the encoding
+/// (charset_normalizer) rather than fail. Decoding line by line keeps a file that mixes both
+/// (games of a UTF-8 writer appended to an old Latin-1 file) exact in both parts. Every byte
+/// is a Latin-1 character, so nothing is lost or refused; moves, tags and markers are ASCII
+/// either way, and columns in errors count characters as before.
+pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 8);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        match std::str::from_utf8(line) {
+            Ok(l) => out.push_str(l),
+            Err(_) => out.extend(line.iter().map(|&b| char::from(b))),
+        }
+    }
+    out.into()
+}
+
+/// The text of the PDN file `path`, decoded by [`decode`].
+pub fn read_file(path: &str) -> std::io::Result<String> {
+    Ok(decode(&std::fs::read(path)?).into_owned())
+}
+
 /// Reads every game of the PDN text of `file` (named in errors): the games that read, and one
 /// error for each game that does not (where, and why). Comments `{...}`, `;` to the end of the
 /// line, `%` lines, variations `(...)`, move numbers (`12.`, `12...`), `$n` glyphs and move
 /// annotations (`!`, `?`) are passed over; a termination marker or a new tag section after
 /// movetext ends a game. After an error, reading goes on at the next tag section.
 pub fn read_games(file: &str, text: &str) -> (Vec<PdnGame>, Vec<PdnError>) {
+    let (games, errors, _) = read_counted(file, text);
+    (games, errors)
+}
+
+/// [`read_games`], and the bytes searched for the end of a comment.
+fn read_counted(file: &str, text: &str) -> (Vec<PdnGame>, Vec<PdnError>, usize) {
     let mut games = Vec::new();
     let mut errors = Vec::new();
     // A byte order mark is no part of the first line.
@@ -756,7 +823,8 @@ pub fn read_games(file: &str, text: &str) -> (Vec<PdnGame>, Vec<PdnError>) {
             Err(nom::Err::Incomplete(_)) => break,
         }
     }
-    (games, errors)
+    let examined = loc.closes.examined.get();
+    (games, errors, examined)
 }
 
 /// Why the games of a PDN text cannot be had.
@@ -894,6 +962,59 @@ mod tests {
                 .rules()
                 .is_err()
         );
+    }
+
+    /// Games that each open a comment and never close it: every `}` search started over
+    /// from the comment to the end of the file, so the work grew with the square of the
+    /// games. Each byte is now searched at most once, whatever the number of games.
+    #[test]
+    fn unclosed_comments_are_read_in_one_pass() {
+        let one = "[Event \"e\"]\n[GameType \"21\"]\n1. 11-15 { never closed\n23-19 2-0\n\n";
+        for n in [1, 1000, 4000] {
+            let text = one.repeat(n);
+            let (games, errors, examined) = read_counted("u.pdn", &text);
+            assert!(games.is_empty());
+            assert_eq!(errors.len(), n);
+            assert_eq!(
+                errors[n - 1].to_string(),
+                format!(
+                    "u.pdn:{}:10: PDN game {n}: comment '{{' not closed",
+                    5 * n - 2
+                )
+            );
+            assert!(
+                examined <= text.len(),
+                "{n} games: {examined} bytes searched"
+            );
+        }
+        // A closed comment after unclosed ones is still found (the remembered search says
+        // where the next `}` is, not that there is none).
+        let text = format!("{one}[Event \"x\"]\n1. 11-15 {{ closed }} 23-19 *\n");
+        let (games, errors, _) = read_counted("u.pdn", &text);
+        assert_eq!(errors.len(), 0, "{errors:?}");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].moves, ["11-15", "23-19"]);
+    }
+
+    /// A line that is not UTF-8 is read as Latin-1; the other lines as UTF-8.
+    #[test]
+    fn a_latin1_line_is_read_as_latin1() {
+        let mut bytes = b"[Event \"Caf\xe9\"]\n".to_vec();
+        bytes.extend("[White \"Jos\u{e9}\"]\n[GameType \"21\"]\n".as_bytes());
+        bytes.extend(b"1. 11-15 {Gr\xfc\xdf} 23-19 *\n");
+        let text = decode(&bytes);
+        let games = parse(&text).unwrap();
+        assert_eq!(games[0].tag("Event"), Some("Caf\u{e9}"));
+        assert_eq!(games[0].tag("White"), Some("Jos\u{e9}"));
+        assert_eq!(games[0].moves, ["11-15", "23-19"]);
+        assert_eq!(
+            text.lines().nth(3),
+            Some("1. 11-15 {Gr\u{fc}\u{df}} 23-19 *")
+        );
+        assert!(matches!(
+            decode(b"plain"),
+            std::borrow::Cow::Borrowed("plain")
+        ));
     }
 
     /// A tag value is shown escaped in a check's error: the message stays one printable line

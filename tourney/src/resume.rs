@@ -80,7 +80,7 @@ pub(super) fn recorded(g: &PdnGame, game: Game) -> Result<Recorded, TourneyError
 /// passed over; a game of this event that is not the schedule's game of its round is an
 /// error. Tags are compared with what the writer wrote ([`pdn::tag_value`]).
 pub(super) fn finished_games(m: &Match, path: &str) -> Result<Vec<(Job, Played)>, TourneyError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match pdn::read_file(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(source) => {

@@ -11,6 +11,7 @@ use super::adjudicate::ScoreRules;
 use super::args::Tournament;
 use super::error::TourneyError;
 use super::iolog::IoLog;
+use super::outputs::{self, Kind};
 use super::pdn;
 use super::referee::{Played, RefereeConfig};
 use super::shard::Shard;
@@ -19,7 +20,6 @@ use super::sprt::Sprt;
 use super::tc::Limit;
 use super::MatchArgs;
 use buffgreen::openings::{self, OpeningSource};
-use buffgreen::tools::files::{check_outputs, Role};
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug)]
@@ -316,36 +316,25 @@ fn warn_concurrency(concurrency: usize) {
     }
 }
 
-/// Refuses a match whose outputs (`--pdn`, `--json`, `--debug-log`) are one file with each
-/// other or with an input (the openings file, an engine's program given by its path).
+/// Refuses a match whose outputs (`--pdn`, `--json`, `--debug-log`) would destroy an input
+/// or each other ([`outputs::check`]): the openings file, the `--tb` folder, the files the
+/// engines read, or an existing file of another kind.
 fn check_files(a: &MatchArgs, specs: &[EngineSpec]) -> Result<(), TourneyError> {
-    let named = [
-        ("--openings", &a.openings, false),
-        ("--pdn", &a.pdn, true),
-        ("--json", &a.json, true),
-        ("--debug-log", &a.debug_log, true),
-    ];
-    let mut files: Vec<Role<'_>> = named
+    let outputs: Vec<_> = [
+        ("--pdn", &a.pdn, Kind::Pdn),
+        ("--json", &a.json, Kind::MatchJson),
+        ("--debug-log", &a.debug_log, Kind::DebugLog),
+    ]
+    .into_iter()
+    .filter_map(|(option, path, kind)| path.as_deref().map(|p| (option, p, kind)))
+    .collect();
+    let inputs: Vec<_> = a
+        .openings
         .iter()
-        .filter_map(|&(option, path, output)| {
-            path.as_deref().map(|path| Role {
-                option,
-                path,
-                output,
-            })
-        })
+        .map(|p| ("--openings", p.as_str()))
         .collect();
-    files.extend(
-        specs
-            .iter()
-            .filter(|s| s.program.contains('/'))
-            .map(|s| Role {
-                option: "--engine",
-                path: &s.program,
-                output: false,
-            }),
-    );
-    check_outputs(&files).map_err(TourneyError::Config)
+    let folders: Vec<_> = a.tb.iter().map(|p| ("--tb", p.as_str())).collect();
+    outputs::check(&outputs, &inputs, &folders, specs)
 }
 
 /// The `--sprt` words, if any, as a test between the two engines of a run.

@@ -92,6 +92,81 @@ impl EngineSpec {
     }
 }
 
+/// A file or folder an engine reads, as [`EngineSpec::inputs`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineInput {
+    /// What names it, like `--engine` or `--engine option.BookFile`.
+    pub option: &'static str,
+    /// The path, resolved as the engine sees it.
+    pub path: String,
+    /// A folder: every file inside it is read.
+    pub folder: bool,
+}
+
+impl EngineSpec {
+    /// The files this engine reads, so that no output is written onto them: its program as
+    /// the runner starts it (found on `PATH` when named without a `/`, else relative to
+    /// `dir=`), every argument of its command that names an existing file (a script given to
+    /// an interpreter, `cmd="python3 engine.py"`), its `BookFile` and its `TablebasePath`
+    /// folder. Paths relative to the engine's working directory (`dir=`) are resolved there,
+    /// where the engine opens them.
+    pub fn inputs(&self) -> Vec<EngineInput> {
+        let here = |p: &str| match &self.dir {
+            Some(d) if std::path::Path::new(p).is_relative() => d.join(p),
+            _ => PathBuf::from(p),
+        };
+        let shown = |p: PathBuf| p.display().to_string();
+        let mut out = Vec::new();
+        let program = if self.program.contains('/') {
+            Some(here(&self.program))
+        } else {
+            on_path(&self.program)
+        };
+        out.extend(program.map(|p| EngineInput {
+            option: "--engine",
+            path: shown(p),
+            folder: false,
+        }));
+        out.extend(
+            self.args
+                .iter()
+                .map(|a| here(a))
+                .filter(|p| p.is_file())
+                .map(|p| EngineInput {
+                    option: "--engine",
+                    path: shown(p),
+                    folder: false,
+                }),
+        );
+        for (name, value) in &self.options {
+            let (option, folder) = if name.eq_ignore_ascii_case("BookFile") {
+                ("--engine option.BookFile", false)
+            } else if name.eq_ignore_ascii_case("TablebasePath") {
+                ("--engine option.TablebasePath", true)
+            } else {
+                continue;
+            };
+            if !value.trim().is_empty() && value.trim() != buffgreen::engine::EMPTY_OPTION {
+                out.push(EngineInput {
+                    option,
+                    path: shown(here(value)),
+                    folder,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The file a program named without a `/` runs, found as the system finds it: the first
+/// regular file of that name in a folder of `PATH`.
+fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
 /// Makes names unique by appending `#2`, `#3`, ... to repeats (self-play of one program).
 pub fn unique_names(specs: &mut [EngineSpec]) {
     for i in 1..specs.len() {

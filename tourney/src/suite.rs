@@ -26,6 +26,8 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::adjudicate::{score_text, ScoreRules};
+use crate::error::TourneyError;
+use crate::outputs::{self, Kind};
 use crate::process::EngineProcess;
 use crate::referee::{self, RefereeConfig};
 use crate::spec::EngineSpec;
@@ -36,7 +38,6 @@ use buffgreen::search::tables::Endgame;
 use buffgreen::search::{Control, Limits, Score, SearchConfig, SearchEvent, Searcher};
 use buffgreen::tablebase::material::MAX_PIECES;
 use buffgreen::tablebase::Tablebase;
-use buffgreen::tools::files::{check_outputs, Role};
 use buffgreen::types::Move;
 
 /// The exit status of a suite whose positions were all solved.
@@ -445,23 +446,32 @@ fn rules_name(r: &Rules) -> &'static str {
     }
 }
 
+/// Refuses a `--json` output that would destroy an input ([`outputs::check`]): a suite file,
+/// the `--tables` folder, a file the `--engine` reads, or an existing file that is not a
+/// suite's results.
+fn check_json(a: &SuiteArgs, json: &str) -> Result<(), TourneyError> {
+    let engines: Vec<EngineSpec> = a
+        .engine
+        .iter()
+        .map(|t| EngineSpec::parse(t, ""))
+        .collect::<Result<_, _>>()?;
+    let inputs: Vec<_> = a.files.iter().map(|f| ("FILE", f.as_str())).collect();
+    let folders: Vec<_> = a.tables.iter().map(|d| ("--tables", d.as_str())).collect();
+    outputs::check(
+        &[("--json", json, Kind::SuiteJson)],
+        &inputs,
+        &folders,
+        &engines,
+    )
+}
+
 /// Runs `buffgreen suite`; returns the exit status ([`EXIT_OK`], [`EXIT_UNSOLVED`],
 /// [`EXIT_ERROR`]).
 pub fn run(a: &SuiteArgs) -> i32 {
     let mut entries = Vec::new();
     let mut errors = Vec::new();
     if let Some(json) = &a.json {
-        let mut files = vec![Role {
-            option: "--json",
-            path: json,
-            output: true,
-        }];
-        files.extend(a.files.iter().map(|f| Role {
-            option: "FILE",
-            path: f,
-            output: false,
-        }));
-        if let Err(e) = check_outputs(&files) {
+        if let Err(e) = check_json(a, json) {
             eprintln!("error: {e}");
             return EXIT_ERROR;
         }

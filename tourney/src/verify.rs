@@ -7,7 +7,7 @@ use super::pdn;
 /// summary line on success, one error for each game that fails otherwise. A file with no game
 /// fails.
 pub fn verify_pdn(path: &str) -> Result<String, TourneyError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TourneyError::Io {
+    let text = pdn::read_file(path).map_err(|source| TourneyError::Io {
         path: path.to_string(),
         source,
     })?;

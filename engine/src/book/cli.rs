@@ -97,18 +97,7 @@ fn run_build(a: &BuildArgs) -> i32 {
     let rules = a.rules.rules();
     let out = a.out.display().to_string();
     if let Some(path) = &a.roots {
-        let files = [
-            Role {
-                option: "--out",
-                path: &out,
-                output: true,
-            },
-            Role {
-                option: "--roots",
-                path,
-                output: false,
-            },
-        ];
+        let files = [Role::output("--out", &out), Role::input("--roots", path)];
         if let Err(e) = check_outputs(&files) {
             eprintln!("error: {e}");
             return EXIT_ERROR;

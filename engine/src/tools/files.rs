@@ -1,5 +1,6 @@
 //! Which paths name one file: the check that keeps a command's outputs off its inputs and off
-//! each other (`match --pdn/--json/--debug-log`, `book build --out`).
+//! each other (`match --pdn/--json/--debug-log`, `suite --json`, `book build --out`), off the
+//! files of an input folder (`match --tb`), and off existing files of another kind.
 //!
 //! Paths are compared by what they name, not by their spelling: an existing file by its device
 //! and inode (through symlinks and hard links), a file not yet created by its directory's
@@ -69,8 +70,30 @@ pub fn same_file(a: &str, b: &str) -> bool {
     }
 }
 
-/// A file a command reads or writes: the option that names it, its path, and whether the
-/// command writes it.
+/// Where `path` lies: its canonical path, or for a file not yet created its directory's
+/// canonical path and its name.
+fn located(path: &Path) -> Option<PathBuf> {
+    if let Ok(p) = path.canonicalize() {
+        return Some(p);
+    }
+    let name = path.file_name()?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(dir.canonicalize().ok()?.join(name))
+}
+
+/// True when `path` (existing or to be created) lies inside folder `dir`, at any depth.
+pub fn inside(dir: &str, path: &str) -> bool {
+    match (Path::new(dir).canonicalize(), located(Path::new(path))) {
+        (Ok(d), Some(p)) => p.starts_with(d),
+        _ => false,
+    }
+}
+
+/// A file (or folder) a command reads or writes: the option that names it, its path, and what
+/// the command does with it.
 #[derive(Clone, Debug)]
 pub struct Role<'a> {
     /// The option, like `--pdn`.
@@ -79,17 +102,54 @@ pub struct Role<'a> {
     pub path: &'a str,
     /// Written by the command.
     pub output: bool,
+    /// An input folder: every file inside it is an input (`--tb`).
+    pub folder: bool,
+}
+
+impl<'a> Role<'a> {
+    /// A file the command reads.
+    pub fn input(option: &'a str, path: &'a str) -> Role<'a> {
+        Role {
+            option,
+            path,
+            output: false,
+            folder: false,
+        }
+    }
+
+    /// A file the command writes.
+    pub fn output(option: &'a str, path: &'a str) -> Role<'a> {
+        Role {
+            output: true,
+            ..Role::input(option, path)
+        }
+    }
+
+    /// A folder whose files the command reads.
+    pub fn folder(option: &'a str, path: &'a str) -> Role<'a> {
+        Role {
+            folder: true,
+            ..Role::input(option, path)
+        }
+    }
 }
 
 /// Refuses `files` when an output is the same file as another of them (an input, or another
-/// output): the message names both.
+/// output) or lies inside an input folder: the message names both.
 pub fn check_outputs(files: &[Role<'_>]) -> Result<(), String> {
     for (i, out) in files.iter().enumerate().filter(|(_, f)| f.output) {
         for (j, other) in files.iter().enumerate() {
             if i == j || (other.output && j < i) {
                 continue;
             }
-            if same_file(out.path, other.path) {
+            if other.folder {
+                if inside(other.path, out.path) {
+                    return Err(format!(
+                        "{} {} is inside {} {}: the output would destroy its files",
+                        out.option, out.path, other.option, other.path
+                    ));
+                }
+            } else if same_file(out.path, other.path) {
                 let what = if other.output {
                     "both outputs would write it"
                 } else {
@@ -103,6 +163,26 @@ pub fn check_outputs(files: &[Role<'_>]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// True when `path` is an existing regular file, not empty, whose first `head` bytes (or fewer
+/// in a shorter file) `ours` does not recognise: a file an output must not append to or
+/// replace. Only a regular file is looked into: opening a FIFO to read would wait for a
+/// writer, and a device is not a file of anyone's. A file that cannot be read is left to the
+/// writer, whose error says why.
+pub fn foreign(path: &str, head: usize, ours: impl Fn(&[u8]) -> bool) -> bool {
+    use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut bytes = Vec::new();
+    if file.take(head as u64).read_to_end(&mut bytes).is_err() {
+        return false;
+    }
+    !bytes.is_empty() && !ours(&bytes)
 }
 
 #[cfg(test)]
@@ -137,22 +217,11 @@ mod tests {
         ));
         assert!(same_file(&s(&dangling), &s(&dir.join("new.pdn"))));
         assert!(!same_file(&s(&file), &s(&dir.join("new.pdn"))));
+        let (deck, pdn, log) = (s(&file), s(&dir.join("a.pdn")), s(&link));
         let roles = [
-            Role {
-                option: "--openings",
-                path: &s(&file),
-                output: false,
-            },
-            Role {
-                option: "--pdn",
-                path: &s(&dir.join("a.pdn")),
-                output: true,
-            },
-            Role {
-                option: "--debug-log",
-                path: &s(&link),
-                output: true,
-            },
+            Role::input("--openings", &deck),
+            Role::output("--pdn", &pdn),
+            Role::output("--debug-log", &log),
         ];
         assert_eq!(
             check_outputs(&roles),
@@ -164,6 +233,31 @@ mod tests {
             ))
         );
         assert_eq!(check_outputs(&roles[..2]), Ok(()));
+        // Inside a folder of inputs, at any depth and however spelled; beside it is fine.
+        let inner = s(&dir.join("sub/new.pdn"));
+        let tables = s(&dir.join("sub"));
+        assert!(inside(&tables, &inner));
+        assert!(inside(&s(&dir), &s(&dir.join("sub/../sub/x"))));
+        assert!(!inside(&tables, &s(&dir.join("new.pdn"))));
+        assert_eq!(
+            check_outputs(&[
+                Role::folder("--tb", &tables),
+                Role::output("--json", &inner)
+            ]),
+            Err(format!(
+                "--json {inner} is inside --tb {tables}: the output would destroy its files"
+            ))
+        );
+        // Another kind of file: recognised by its first bytes; empty, missing and non-regular
+        // files are nobody's.
+        let ours = |b: &[u8]| b.starts_with(b"11-");
+        assert!(!foreign(&deck, 3, ours));
+        std::fs::write(dir.join("empty"), "").expect("write");
+        assert!(!foreign(&s(&dir.join("empty")), 3, ours));
+        assert!(!foreign(&s(&dir.join("missing")), 3, ours));
+        assert!(!foreign(&tables, 3, ours));
+        std::fs::write(dir.join("other"), "#!/bin/sh\n").expect("write");
+        assert!(foreign(&s(&dir.join("other")), 3, ours));
         std::fs::remove_dir_all(&dir).expect("clean up");
     }
 }
