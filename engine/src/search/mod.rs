@@ -6,21 +6,22 @@
 //! The search never prints: it reports events through a callback and the protocol layer turns
 //! them into text. It runs on whatever thread calls [`Searcher::search`].
 //!
-//! The search is a UCT (Monte Carlo tree) search with UCB1 selection, random playouts cut
-//! after a few plies and scored by a static evaluation (or played to the end of the game), an
-//! MCTS-Solver for proven results and a tree that is kept from one move to the next. How it
-//! works is told in `docs/search.md`.
+//! The search is a UCT (Monte Carlo tree) search with UCB1 selection, leaves valued by a
+//! learned network where the rules have one (English) and otherwise by random playouts cut
+//! after a few plies and scored by the static evaluation ([`crate::eval`]), an MCTS-Solver for
+//! proven results and a tree that is kept from one move to the next. How it works is told in
+//! `docs/search.md`.
 //!
-//! Layout: [`params`] (the knobs, and what the plain-UCT baseline changes), [`searcher`] (the
-//! tree's lifetime and re-rooting), `driver` (the search threads, the main thread's watch over
-//! limits and clock, compaction of a full tree), `state` (what the threads of one search
-//! share), [`uct`] (one iteration: selection, expansion, playout, backpropagation),
-//! [`playout`], [`eval`] (static evaluation of cut playouts) with [`knowledge`] (its
-//! patterns) and [`losing`] (the evaluation of losing checkers), [`tables`] (endgame table
-//! probes in the tree, at the cut and at the root), [`solver`], [`time`] (time manager),
-//! [`report`] (pv, scores), [`skill`] (a limited strength), [`choice`] (the one place the
-//! move to play is chosen: book, search answer, strength limit), [`node`] and [`tree`] (the node arena) and [`plain`] (the
-//! plain-UCT baseline opponent).
+//! Layout: [`params`] (the knobs, the plain-UCT baseline's and the strength limit's scales),
+//! [`searcher`] (the tree's lifetime and re-rooting), `driver` (the search threads, the main
+//! thread's watch over limits and clock, compaction of a full tree), `state` (what the
+//! threads of one search share), `placement` (where the threads run), [`uct`] (one
+//! iteration: selection, expansion, leaf value, backpropagation), [`select`] (the UCB1
+//! choice), [`playout`], [`value`] (the results' fixed-point scale), [`tables`] (endgame
+//! table probes in the tree, at the cut and at the root), [`solver`], [`time`] (time
+//! manager), [`report`] (pv, scores), [`choice`] (the one place the move to play is chosen:
+//! book, search answer, strength limit), [`node`] and [`tree`] (the node arena) with
+//! `padded` (values alone on their cache lines).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
