@@ -216,7 +216,7 @@ impl Worker {
             // blunders (a lone king walking into a capture): the leaf is scored by the
             // evaluation once pending captures are played out, and real tactics are left to
             // the tree and the solver.
-            let dead = params.eval_cut > 0 && eval::dead_draw(&pos, rules);
+            let dead = eval::dead_draw(&pos, rules);
             // Elsewhere, where the rules have a learned network, it knows better than a random
             // playout what the leaf is worth: its value after the pending captures is the result.
             if let Some(score) = (params.learned_leaf && !dead)
@@ -225,7 +225,7 @@ impl Worker {
             {
                 break Leaf::Scored(SCALE - value::of_score(score));
             }
-            let (end, _) = if dead {
+            let (end, _) = if params.eval_cut > 0 && dead {
                 self.playout
                     .run_cut(pos, clock, rules, &mut self.rng, 0, tables)
             } else if params.eval_cut > 0 {
