@@ -78,6 +78,30 @@ fn data_files_resume_by_truncation_and_refuse_other_rules() {
         .collect();
     assert_eq!(read, vec![record(0), record(1)]);
     assert_eq!(read[1].mover_score(), 0.0);
+    // A progress that counts more than the file holds (the file was replaced or cut) is
+    // refused, and the file left as it is.
+    match open_append(&path, &Rules::ENGLISH, Some(3)) {
+        Err(e @ DataError::Short { found: 2, counted: 3, .. }) => assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: holds 2 positions where its progress file counts 3 (remove the progress file to start over)",
+                path.display()
+            )
+        ),
+        other => panic!("{:?}", other.map(|(_, n)| n)),
+    }
+    assert_eq!(std::fs::metadata(&path).expect("size").len(), 16 + 2 * 16);
+    let empty = dir.join("e.bin");
+    let _ = std::fs::remove_file(&empty);
+    assert!(matches!(
+        open_append(&empty, &Rules::ENGLISH, Some(5)),
+        Err(DataError::Short {
+            found: 0,
+            counted: 5,
+            ..
+        })
+    ));
+    assert!(!empty.exists());
     match open_append(&path, &Rules::BUFF_AND_GREEN, None) {
         Err(DataError::OtherRules { .. }) => {}
         other => panic!("{:?}", other.map(|(_, n)| n)),

@@ -54,6 +54,17 @@ pub enum DataError {
         /// The rules asked for.
         wanted: String,
     },
+    /// The file holds fewer records than its progress file counts: it was replaced or cut
+    /// short, and the progress's counts of games and labels no longer describe it.
+    #[error("{path}: holds {found} positions where its progress file counts {counted} (remove the progress file to start over)")]
+    Short {
+        /// The file.
+        path: PathBuf,
+        /// Whole records in the file.
+        found: u64,
+        /// Records the progress file counts.
+        counted: u64,
+    },
     /// A record's pieces are not a position.
     #[error("record {0}: not a position")]
     BadRecord(u64),
@@ -229,13 +240,15 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> DataError + '_ {
 
 /// Opens `path` for appending records of `rules`: creates it with its header when missing,
 /// else checks the header and cuts the file back to `keep` records (what the progress file
-/// says was written whole; `None` keeps every whole record). Returns the file, positioned at
-/// its end, and the records it holds.
+/// says was written whole; `None` keeps every whole record). A file with fewer records than
+/// `keep` (deleted or replaced since) is refused, left as it was. Returns the file, positioned
+/// at its end, and the records it holds.
 pub fn open_append(
     path: &Path,
     rules: &Rules,
     keep: Option<u64>,
 ) -> Result<(File, u64), DataError> {
+    let existed = path.exists();
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -244,7 +257,18 @@ pub fn open_append(
         .open(path)
         .map_err(io_error(path))?;
     let len = file.metadata().map_err(io_error(path))?.len();
+    let short = |found: u64| DataError::Short {
+        path: path.to_path_buf(),
+        found,
+        counted: keep.unwrap_or(0),
+    };
     if len == 0 {
+        if keep.is_some_and(|k| k > 0) {
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(short(0));
+        }
         file.write_all(&header(rules)).map_err(io_error(path))?;
         return Ok((file, 0));
     }
@@ -262,6 +286,9 @@ pub fn open_append(
         });
     }
     let whole = (len - HEADER) / RECORD;
+    if keep.is_some_and(|k| k > whole) {
+        return Err(short(whole));
+    }
     let records = keep.map_or(whole, |k| k.min(whole));
     file.set_len(HEADER + records * RECORD)
         .map_err(io_error(path))?;

@@ -291,11 +291,11 @@ pub fn learned_leaf(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> Op
 }
 
 /// [`quiescent`] with `stand` as the static evaluation.
-fn quiescent_by(
+fn quiescent_by<F: Fn(&Position) -> i32>(
     pos: &Position,
     rules: &Rules,
     lists: &mut [MoveList],
-    stand: &dyn Fn(&Position) -> i32,
+    stand: &F,
 ) -> i32 {
     let Some((list, deeper)) = lists.split_first_mut() else {
         return stand(pos);

@@ -17,7 +17,8 @@
 //! `datagen run --out FILE [--rules english|buffgreen] ...` appends to FILE and to
 //! `FILE.progress`, a few `key value` lines that say how far it is; run again with the same
 //! `--out` it resumes where the progress file says (the seeds of a resumed run differ from
-//! those before, so no game is played twice). `datagen status FILE` prints the progress.
+//! those before, so no game is played twice); a data file that holds fewer positions than its
+//! progress counts (replaced or cut since) is refused. `datagen status FILE` prints the progress.
 
 use std::fs::File;
 use std::io::Write;
