@@ -16,7 +16,7 @@ mod options;
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -34,7 +34,9 @@ use crate::board::{Game, GameResult, PlayError, Position, Rules};
 use crate::book::{self, Book, BookError};
 use crate::search::choice::{Candidate, Chooser};
 use crate::search::tables::Endgame;
-use crate::search::{Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
+use crate::search::{
+    Behaviour, End, Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher, Terms,
+};
 use crate::tablebase::{Tablebase, TbError};
 use crate::tools::bench::{self, BenchReport};
 use crate::tools::perft;
@@ -411,7 +413,7 @@ impl Engine {
             events(SearchEvent::Message(note));
         }
         if let Some((event, outcome)) = self.book_move(&limits) {
-            return self.spawn(Ending::Limit, move |gate| {
+            return self.spawn(Ending::LIMIT, move |gate| {
                 events(event);
                 gate.deliver(|| answer(outcome));
                 None
@@ -448,7 +450,7 @@ impl Engine {
         let analysis = limits.infinite
             || limits.ponder
             || !limits.searchmoves.is_empty()
-            || Ending::of(limits, pos.side_to_move()) != Ending::Limit
+            || limits.end(pos.side_to_move()) != End::Limit
             || config.multipv > 1;
         if !self.settings.own_book
             || analysis
@@ -497,8 +499,19 @@ impl Engine {
     ) -> Result<(Limits, Option<String>), EngineError> {
         let mut limits = request.limits.clone();
         limits.searchmoves = self.resolve_searchmoves(&request.searchmoves)?;
-        let note = answer::complete(&mut limits, self.game.position().side_to_move());
+        let note = limits.complete(self.game.position().side_to_move());
         Ok((limits, note))
+    }
+
+    /// What completed `limits` come to for the side to move under the current settings: the
+    /// time budget, iteration limit and end the search will run under.
+    pub fn terms(&self, limits: &Limits) -> Terms {
+        let config = &self.settings.config;
+        limits.terms(
+            self.game.position().side_to_move(),
+            Duration::from_millis(config.move_overhead_ms),
+            &Behaviour::of(config),
+        )
     }
 
     /// Counts the leaves of the move tree of the current position under the current rules
@@ -511,7 +524,7 @@ impl Engine {
         }
         let (pos, rules) = (*self.game.position(), *self.game.rules());
         let threads = self.settings.config.threads;
-        self.spawn(Ending::Limit, move |gate| {
+        self.spawn(Ending::LIMIT, move |gate| {
             let stop = &gate.control.stop;
             let (mut d, complete) = perft::divide_until(&pos, &rules, depth, threads, stop);
             sort_divide(&mut d);
@@ -527,7 +540,7 @@ impl Engine {
             return Err(EngineError::Busy);
         }
         let (config, rules) = (self.settings.config.clone(), *self.game.rules());
-        self.spawn(Ending::Limit, move |gate| {
+        self.spawn(Ending::LIMIT, move |gate| {
             let report = bench::run_until(&config, &rules, nodes, &gate.control);
             gate.deliver(|| answer(report));
             None

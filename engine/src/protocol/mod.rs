@@ -11,14 +11,13 @@ pub mod input;
 pub mod output;
 
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub use command::{parse, Command, CommandError};
 pub use input::{LineError, MAX_LINE_BYTES};
 pub use output::Output;
 
 use crate::engine::{Engine, GoRequest};
-use crate::search::time;
 use crate::tools::bench;
 use input::{Dialect, Waker};
 
@@ -383,16 +382,7 @@ impl Session {
     fn go(&mut self, request: GoRequest, read_at: Option<Instant>) {
         if self.debug {
             if let Ok((limits, _)) = self.engine.complete_limits(&request) {
-                let side = self.engine.game().position().side_to_move();
-                let overhead = Duration::from_millis(self.engine.config().move_overhead_ms);
-                let budget = match time::budget(&limits, side, overhead) {
-                    Some(b) if !limits.infinite => format!(
-                        "time budget soft {} ms hard {} ms",
-                        b.soft.as_millis(),
-                        b.hard.as_millis()
-                    ),
-                    _ => "no time limit".to_string(),
-                };
+                let budget = self.engine.terms(&limits).describe_budget();
                 self.out
                     .note(&format!("debug: {budget}; limits {limits:?}"));
             }
