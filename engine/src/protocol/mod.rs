@@ -5,6 +5,9 @@
 //! The session's thread executes commands in order while the input thread reads on; searches
 //! run on their own thread and report through callbacks that format their events here. The Hub
 //! dialect (module `hub`) is built on this module, never the other way round.
+//!
+//! Layout: [`command`] parses the commands, [`input`] reads the lines, [`output`] formats the
+//! replies; this file is the session.
 
 pub mod command;
 pub mod input;

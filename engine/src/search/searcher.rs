@@ -1,6 +1,6 @@
 //! The [`Searcher`]: the search tree's lifetime (sized from `Hash`, kept from one search to the
 //! next) and the decision to re-root it at the new position, to start afresh, or to search on.
-//! The iterations themselves are run by the [`driver`](super::driver).
+//! The iterations themselves are run by the `driver`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
