@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """py-draughts' SimpleEngine behind the buffgreen protocol, for English checkers matches.
 
-    lab/install-pydraughts.sh               # once: pinned py-draughts in a venv
-    target/pydraughts-venv/bin/python lab/pydraughts_engine.py
-    target/pydraughts-venv/bin/python lab/pydraughts_engine.py --selftest [BUFFGREEN]
+    scripts/install-py-draughts.sh          # once: pinned py-draughts in a venv
+    target/py-draughts-venv/bin/python lab/pydraughts_engine.py
+    target/py-draughts-venv/bin/python lab/pydraughts_engine.py --selftest [BUFFGREEN]
 
 The opponent of lab/vs_pydraughts.sh. It speaks the subset of protocol.md a match runner
 needs (`uci`, `isready`, `setoption`, `ucinewgame`, `position startpos|fen ... [moves ...]`,
@@ -47,7 +47,7 @@ try:
     from draughts.engines.simple import INF, TT_MAX_SIZE, SimpleEngine
     from draughts.models import Color
 except ImportError as e:  # pragma: no cover - reported to the user, not a test
-    sys.stderr.write(f"pydraughts_engine: {e}; run lab/install-pydraughts.sh first\n")
+    sys.stderr.write(f"pydraughts_engine: {e}; run scripts/install-py-draughts.sh first\n")
     sys.exit(1)
 
 try:

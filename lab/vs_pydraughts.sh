@@ -5,7 +5,7 @@
 #
 #   lab/vs_pydraughts.sh [MOVETIME_MS] [-- extra `buffgreen match` arguments]
 #
-# lab/install-pydraughts.sh installs the opponent (pinned py-draughts in a venv under
+# scripts/install-py-draughts.sh installs the opponent (pinned py-draughts in a venv under
 # target/); lab/pydraughts_engine.py puts our protocol around it and runs SimpleEngine's
 # alpha-beta by iterative deepening against a deadline. Both sides get `go movetime MS`
 # (default 100): ours with MoveOverhead 0 thinks the full time, the adapter stops
@@ -30,7 +30,7 @@ if [[ "${1:-}" =~ ^[0-9]+$ ]]; then
     shift
 fi
 [ "${1:-}" = -- ] && shift
-py=$(lab/install-pydraughts.sh | tail -n 1)
+py=$(scripts/install-py-draughts.sh | tail -n 1)
 cargo build --release -q
 bin=target/release/buffgreen
 pdn=${PDN:-target/vs_pydraughts.pdn}

@@ -2,7 +2,7 @@
 # Installs pydraughts (PyPI name `pydraughts`, import name `draughts`), the Hub-protocol client
 # whose HubEngine and RoundRobin drive buffgreen in scripts/hub_pydraughts.py, into its own
 # virtual environment under target/pydraughts-hub-venv. Not py-draughts (a different package
-# with the same import name, see lab/install-pydraughts.sh): the two cannot share a venv.
+# with the same import name, see scripts/install-py-draughts.sh): the two cannot share a venv.
 # Pinned, so the client's behaviour does not drift; idempotent: a second run only checks.
 #
 #   scripts/install-pydraughts-hub.sh     # prints the venv's python on the last line

@@ -1,5 +1,6 @@
 //! The house's structure, checked from the sources: no import circle among the modules of a
-//! crate, and the engine library depends on neither the match runner nor the web stack.
+//! crate, the engine library depends on neither the match runner nor the web stack, and every
+//! module map ("Layout:" paragraph) names the files that exist.
 //!
 //! A module's imports are the `crate::` and `super::` paths in its code (comments left out),
 //! each resolved to the deepest module file it names (and a name a module re-exports with
@@ -392,12 +393,18 @@ fn the_match_runner_has_no_import_circle() {
     assert_no_circles("tourney/src");
 }
 
+/// A fresh folder `name` for a made-up crate, with `src/a/` in it.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bg-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src/a")).unwrap();
+    dir
+}
+
 /// The checker itself finds a circle and ignores the module tree's own edges.
 #[test]
 fn a_circle_between_two_rooms_is_found() {
-    let dir = std::env::temp_dir().join(format!("bg-layout-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src/a")).unwrap();
+    let dir = scratch("layout");
     let write = |p: &str, t: &str| std::fs::write(dir.join(p), t).unwrap();
     write("src/lib.rs", "pub mod a;\npub mod b;\n");
     write("src/a/mod.rs", "pub mod x;\npub use x::X;\npub struct A;\n");
@@ -445,4 +452,184 @@ fn the_engine_library_depends_on_no_runner_and_no_web_stack() {
             "engine/Cargo.toml names {banned}"
         );
     }
+}
+
+/// Every crate of the workspace, by its sources: their module maps are checked.
+const CRATES: [&str; 7] = [
+    "src",
+    "engine/src",
+    "tourney/src",
+    "gui/src",
+    "testkit/src",
+    "lab/src",
+    "tune/src",
+];
+
+/// The child modules of the module whose children live in `dir`: each `x.rs` (but the crate
+/// roots, `mod.rs` and a unit tests' `tests.rs`) and each folder with a `mod.rs`; a crate's
+/// `bin/` holds programs, not modules.
+fn child_modules(dir: &Path, crate_root: bool) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if path.is_dir() {
+            if path.join("mod.rs").is_file() && !(crate_root && name == "bin") {
+                out.insert(name);
+            }
+        } else if let Some(stem) = name.strip_suffix(".rs") {
+            if !["lib", "main", "mod", "tests"].contains(&stem) {
+                out.insert(stem.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The "Layout:" paragraph of a module's own docs (`//!`): from the line that says
+/// "Layout:" to the next empty `//!` line or the end of the docs.
+fn layout_paragraph(text: &str) -> Option<String> {
+    let docs: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.starts_with("//!") || l.trim().is_empty())
+        .filter_map(|l| l.strip_prefix("//!"))
+        .collect();
+    let start = docs.iter().position(|l| l.contains("Layout:"))?;
+    let paragraph: Vec<&str> = docs[start..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .copied()
+        .collect();
+    Some(paragraph.join("\n"))
+}
+
+/// The plain names a paragraph puts in backticks (`name`, [`name`]); a path (`a::b`), a
+/// command or a flag is no module name.
+fn names_in(paragraph: &str) -> BTreeSet<String> {
+    paragraph
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                && w.starts_with(|c: char| c.is_ascii_lowercase())
+        })
+        .map(String::from)
+        .collect()
+}
+
+/// What is wrong with the module maps of the crate whose sources are in `src`: every module
+/// with child modules has a "Layout:" paragraph, which names each child that exists (in
+/// backticks, linked or not) and no plain name in backticks that is not one of them.
+fn layout_errors(src: &Path) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let crate_root = dir == src;
+        let children = child_modules(&dir, crate_root);
+        for child in &children {
+            if dir.join(child).join("mod.rs").is_file() {
+                dirs.push(dir.join(child));
+            }
+        }
+        if children.is_empty() {
+            continue;
+        }
+        let file = if crate_root {
+            ["lib.rs", "main.rs"]
+                .iter()
+                .map(|f| dir.join(f))
+                .find(|f| f.is_file())
+                .unwrap_or_else(|| dir.join("lib.rs"))
+        } else {
+            dir.join("mod.rs")
+        };
+        let shown = file
+            .strip_prefix(ROOT)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let Some(paragraph) = layout_paragraph(&text) else {
+            errors.push(format!(
+                "{shown}: no \"Layout:\" paragraph for {children:?}"
+            ));
+            continue;
+        };
+        let named = names_in(&paragraph);
+        let missing: Vec<&String> = children.difference(&named).collect();
+        if !missing.is_empty() {
+            errors.push(format!("{shown}: the layout leaves out {missing:?}"));
+        }
+        let stale: Vec<&String> = named.difference(&children).collect();
+        if !stale.is_empty() {
+            errors.push(format!(
+                "{shown}: the layout names {stale:?}, which are no files"
+            ));
+        }
+    }
+    errors
+}
+
+#[test]
+fn every_module_map_names_the_files_that_exist() {
+    let errors: Vec<String> = CRATES
+        .iter()
+        .flat_map(|c| layout_errors(&Path::new(ROOT).join(c)))
+        .collect();
+    assert!(errors.is_empty(), "module maps:\n{}", errors.join("\n"));
+}
+
+/// The checker itself finds a map without a paragraph, one that leaves a file out and one that
+/// names a file that is gone.
+#[test]
+fn a_stale_module_map_is_found() {
+    let dir = scratch("layout-map");
+    let write = |p: &str, t: &str| std::fs::write(dir.join(p), t).unwrap();
+    write(
+        "src/lib.rs",
+        "//! A crate.\n//!\n//! Layout: [`a`] and `b`.\n\npub mod a;\nmod b;\n",
+    );
+    write("src/b.rs", "");
+    write(
+        "src/a/mod.rs",
+        "//! No map.\n\nmod x;\n#[cfg(test)]\nmod tests;\n",
+    );
+    write("src/a/x.rs", "");
+    write("src/a/tests.rs", "");
+    let src = dir.join("src");
+    let errors = layout_errors(&src);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].ends_with("no \"Layout:\" paragraph for {\"x\"}"));
+    write(
+        "src/a/mod.rs",
+        "//! Layout: `x` and `y`, see `crate::b` and `go`.\n\nmod x;\n",
+    );
+    let errors = layout_errors(&src);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].ends_with("the layout names [\"go\", \"y\"], which are no files"));
+    std::fs::remove_file(dir.join("src/b.rs")).unwrap();
+    write("src/c.rs", "");
+    write("src/a/mod.rs", "//! Layout: `x`.\n\nmod x;\n");
+    let errors = layout_errors(&src);
+    assert_eq!(
+        errors,
+        [
+            format!(
+                "{}: the layout leaves out [\"c\"]",
+                src.join("lib.rs").display()
+            ),
+            format!(
+                "{}: the layout names [\"b\"], which are no files",
+                src.join("lib.rs").display()
+            ),
+        ]
+    );
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -3,6 +3,10 @@
 //! terminal. Both are protocol clients (protocol.md): they start the engine as a program and
 //! learn moves, positions and results from its replies, never from the engine library, which
 //! this crate does not depend on. docs/gui.md describes the page's messages and its security.
+//!
+//! Layout: [`engine`] starts and reads the engine process, [`game`] keeps a game as the
+//! engine describes it, [`pdn`] writes and reads the games, [`page`] is one page's session,
+//! [`server`] serves the page and its WebSocket, `play` is the terminal game.
 
 pub mod engine;
 pub mod game;

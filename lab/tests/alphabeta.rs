@@ -1,13 +1,12 @@
 //! The lab's alpha-beta sparring partner: it finds a shot, proves wins against the tables,
 //! plays by the draw rule, and is deterministic under a node limit.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use buffgreen::board::{fen, Rules};
 use buffgreen::search::tables::Endgame;
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen_lab::alphabeta::{Budget, Searcher, MATE, PROVEN};
 
@@ -94,18 +93,7 @@ fn a_node_limit_is_deterministic() {
 #[test]
 fn tabled_scores_agree_with_the_tables() {
     let rules = Rules::ENGLISH;
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("alphabeta-tb-3");
-    let opts = BuildOptions {
-        dir: dir.clone(),
-        pieces: 3,
-        rules,
-        threads: 1,
-        compress: false,
-        share: None,
-        memory: DEFAULT_MEMORY,
-        save_every: DEFAULT_SAVE_EVERY,
-    };
-    build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {dir:?}: {e}"));
+    let dir = buffgreen_testkit::tables::shared(Path::new(env!("CARGO_TARGET_TMPDIR")), 3, &rules);
     let tb = Arc::new(Tablebase::open(&dir, &rules).expect("tables"));
     let cases = [
         "W:WK1,K6:BK28",

@@ -9,27 +9,13 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use buffgreen::board::{fen, generate_moves, notation, MoveList, Position, Rules};
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen_lab::ending::{Outcome, Solver};
 
 /// Plain tables of up to `pieces` pieces in the test target (a build is resumable: the files
 /// of an earlier run are kept).
 fn tables(pieces: u32, rules: &Rules) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("ending-tb-{pieces}-{}", u8::from(rules.long_kings)));
-    let opts = BuildOptions {
-        dir: dir.clone(),
-        pieces,
-        rules: *rules,
-        threads: 1,
-        compress: false,
-        share: None,
-        memory: DEFAULT_MEMORY,
-        save_every: DEFAULT_SAVE_EVERY,
-    };
-    build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {dir:?}: {e}"));
-    dir
+    buffgreen_testkit::tables::shared(Path::new(env!("CARGO_TARGET_TMPDIR")), pieces, rules)
 }
 
 /// A random legal position of `pieces` pieces, both sides with one, from `rng`.

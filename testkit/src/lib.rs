@@ -1,17 +1,20 @@
 //! Test helpers of `buffgreen`, shared by its integration tests, fuzz targets and measuring
 //! lab programs.
 //!
-//! - [`reference`]: a slow, independent reference move generator and random position makers.
+//! Layout:
+//! - [`reference`](mod@reference): a slow, independent reference move generator and random position makers.
 //! - [`fuzz`]: the checks behind the fuzz targets, replayed by `tests/protocol/fuzz_regressions.rs`.
-//! - [`protocol`]: drives the built `buffgreen` binary through pipes.
+//! - [`protocol`]: drives the built engine binary through pipes.
 //! - [`process`]: runs a command that must succeed.
 //! - [`clock`]: this thread's CPU time.
+//! - [`tables`]: build options for tests, and small endgame tables built once and shared.
 
 pub mod clock;
 pub mod fuzz;
 pub mod process;
 pub mod protocol;
 pub mod reference;
+pub mod tables;
 
 /// `text` starts with `prefix`; the failure shows the whole text.
 #[track_caller]

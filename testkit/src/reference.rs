@@ -1,5 +1,6 @@
 //! Test helpers shared by several integration tests: a slow, independent reference move
-//! generator written straight from RULES.md, and random position makers.
+//! generator written straight from the rules as protocol.md states them ("Rules"), and random
+//! position makers.
 //!
 //! The reference generator deliberately shares nothing with `src/board/movegen.rs`: it works on
 //! a plain array of 32 cells and (row, file) coordinates, walks capture sequences by ordinary
@@ -163,7 +164,7 @@ impl RefBoard {
         })
     }
 
-    /// Every legal move under `rules`, straight from RULES.md.
+    /// Every legal move under `rules`, straight from protocol.md's "Rules".
     pub fn moves(&self, rules: &Rules) -> Vec<RefMove> {
         let me = self.side;
         let mut captures = Vec::new();

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use buffgreen::board::{fen, Rules};
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
+use buffgreen::tablebase::build::{build, BuildOptions};
 use buffgreen::tablebase::Tablebase;
+use buffgreen_testkit::tables::options;
 use proptest::prelude::*;
 
 /// Positions of up to three pieces, each probed in every case.
@@ -33,14 +34,8 @@ fn good_tables() -> &'static [(PathBuf, Vec<String>); 2] {
             ));
             let _ = std::fs::remove_dir_all(&dir);
             let opts = BuildOptions {
-                dir: dir.clone(),
-                pieces: 3,
-                rules: Rules::ENGLISH,
-                threads: 1,
                 compress,
-                share: None,
-                memory: DEFAULT_MEMORY,
-                save_every: DEFAULT_SAVE_EVERY,
+                ..options(&dir, 3, Rules::ENGLISH)
             };
             build(&opts, &mut |_| {}).expect("3-piece tables build");
             let mut files: Vec<String> = std::fs::read_dir(&dir)

@@ -1,5 +1,5 @@
 //! The fast bitboard generator against the slow reference generator of `buffgreen_testkit::reference` (testkit/), written
-//! independently from RULES.md: same long-form move set, same successor position, same
+//! independently from protocol.md's "Rules": same long-form move set, same successor position, same
 //! crowning, same captured set, on thousands of seeded random positions under all four switch
 //! settings, and equal perft counts.
 

@@ -1,4 +1,4 @@
-//! One test per classic rule scenario of RULES.md: hand-built positions with their exact legal
+//! One test per classic rule scenario of protocol.md's "Rules": hand-built positions with their exact legal
 //! moves, the exact position after a move, and the game result.
 
 use buffgreen::board::{fen, generate_moves, Game, GameResult, MoveList, Rules};

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
+use buffgreen::tablebase::build::build;
 use buffgreen::tablebase::{format, Material, Tablebase};
+use buffgreen_testkit::tables::options;
 
 use crate::protocol_support::Engine as Process;
 use crate::scenarios::{copy_of, run};
@@ -319,16 +320,7 @@ fn a_failed_write_leaves_no_temporary_and_a_build_sweeps_stale_ones() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb-temporaries");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
-    let opts = BuildOptions {
-        dir: dir.clone(),
-        pieces: 2,
-        rules: Rules::ENGLISH,
-        threads: 1,
-        compress: false,
-        share: None,
-        memory: DEFAULT_MEMORY,
-        save_every: DEFAULT_SAVE_EVERY,
-    };
+    let opts = options(&dir, 2, Rules::ENGLISH);
     // The first slice's name is taken by a directory: its rename fails after the write.
     let first = Material::slices(2)[0];
     let blocker = format::path_of(&dir, first);

@@ -9,10 +9,11 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
+use buffgreen::tablebase::build::build;
 use buffgreen::tablebase::home::{rules_folder, TABLES_ENV};
 use buffgreen_testkit::process::succeed;
 use buffgreen_testkit::protocol::Engine;
+use buffgreen_testkit::tables::options;
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 
@@ -38,16 +39,7 @@ fn english_root() -> &'static Path {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
     ROOT.get_or_init(|| {
         let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb-default-root");
-        let opts = BuildOptions {
-            dir: root.join(rules_folder(&Rules::ENGLISH)),
-            pieces: 3,
-            rules: Rules::ENGLISH,
-            threads: 1,
-            compress: false,
-            share: None,
-            memory: DEFAULT_MEMORY,
-            save_every: DEFAULT_SAVE_EVERY,
-        };
+        let opts = options(&root.join(rules_folder(&Rules::ENGLISH)), 3, Rules::ENGLISH);
         build(&opts, &mut |_| {}).unwrap_or_else(|e| panic!("build {root:?}: {e}"));
         root
     })

@@ -7,8 +7,10 @@ use std::sync::mpsc;
 use buffgreen::board::{fen, next_clock, Rules};
 use buffgreen::engine::{Engine, GoRequest, StartPosition};
 use buffgreen::search::{Limits, Score, SearchEvent};
-use buffgreen::tablebase::build::{build, BuildOptions, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
+use buffgreen::tablebase::build::build;
 use buffgreen::tablebase::{Tablebase, TbError, Value};
+
+use buffgreen_testkit::tables::options;
 
 use crate::consistency::verify_line;
 use crate::tables;
@@ -78,16 +80,7 @@ fn losing_tables_are_refused_for_normal_rules_and_back() {
     ));
     // Nor does a build add losing slices to a directory of normal ones (refused before it
     // writes anything).
-    let opts = BuildOptions {
-        dir: normal,
-        pieces: 3,
-        rules: ENGLISH,
-        threads: 1,
-        compress: false,
-        share: None,
-        memory: DEFAULT_MEMORY,
-        save_every: DEFAULT_SAVE_EVERY,
-    };
+    let opts = options(&normal, 3, ENGLISH);
     match build(&opts, &mut |_| {}) {
         Err(TbError::OtherRules { wanted, .. }) => assert_eq!(
             wanted,

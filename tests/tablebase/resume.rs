@@ -9,22 +9,19 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
+use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::{resume, Material};
+use buffgreen_testkit::tables::options;
 
 /// The level after which the build is stopped: a slice with that many levels and more.
 const STOP_AT: u32 = 5;
 
 fn opts(dir: &Path, save_every: Duration) -> BuildOptions {
     BuildOptions {
-        dir: dir.to_path_buf(),
-        pieces: 4,
-        rules: Rules::ENGLISH,
         threads: 2,
         compress: true,
-        share: None,
-        memory: DEFAULT_MEMORY,
         save_every,
+        ..options(dir, 4, Rules::ENGLISH)
     }
 }
 

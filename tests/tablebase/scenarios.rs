@@ -5,12 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
-use buffgreen::tablebase::build::{
-    build, BuildOptions, BuildReport, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY,
-};
+use buffgreen::tablebase::build::{build, BuildOptions, BuildReport};
 use buffgreen::tablebase::{format, Material};
 
 use buffgreen_testkit::process::outcome;
+use buffgreen_testkit::tables::options;
 
 use crate::tables;
 
@@ -270,16 +269,7 @@ fn build_keeps_good_slices_and_rebuilds_damaged_ones() {
     std::fs::write(&flipped, &bytes).expect("writable");
     std::fs::write(dir.join("b1m0k-w1m0k.bgtb"), &bytes[..20]).expect("writable");
     std::fs::remove_file(dir.join("b0m1k-w1m1k.bgtb")).expect("removable");
-    let opts = BuildOptions {
-        dir: dir.clone(),
-        pieces: 3,
-        rules: Rules::BUFF_AND_GREEN,
-        threads: 1,
-        compress: false,
-        share: None,
-        memory: DEFAULT_MEMORY,
-        save_every: DEFAULT_SAVE_EVERY,
-    };
+    let opts = options(&dir, 3, Rules::BUFF_AND_GREEN);
     let report = build(&opts, &mut |_| {}).expect("builds");
     assert_eq!(
         report,

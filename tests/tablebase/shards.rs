@@ -182,14 +182,10 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
 /// The slices a compressed build of 4 pieces in `dir` reads, in order, with `memory` bytes.
 fn reads(dir: &Path, memory: u64) -> Vec<String> {
     let opts = buffgreen::tablebase::build::BuildOptions {
-        dir: dir.to_path_buf(),
-        pieces: 4,
-        rules: Rules::ENGLISH,
         threads: 2,
         compress: true,
-        share: None,
         memory,
-        save_every: buffgreen::tablebase::build::DEFAULT_SAVE_EVERY,
+        ..buffgreen_testkit::tables::options(dir, 4, Rules::ENGLISH)
     };
     let mut read = Vec::new();
     buffgreen::tablebase::build::build(&opts, &mut |e| {

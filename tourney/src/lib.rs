@@ -8,7 +8,10 @@
 //! table, `verify` the PDN check, `date` the PDN date. `adjudicate` ends games by the
 //! engines' scores, `iolog` is the engine I/O log, `outputs` keeps outputs off inputs, `resume` reads back the finished games of
 //! an interrupted run, `shard` cuts the schedule into slices and `merge` tallies the games of
-//! several PDN files as one run. This file is the front door.
+//! several PDN files as one run. `schedule` is the match built from the arguments (engines,
+//! openings, pairings, game order), `ordered` puts finished games back in round order, `json`
+//! writes the JSON Lines record, [`error`] holds the runner's one error type and [`suite`] is
+//! `buffgreen suite`. This file is the front door.
 
 pub mod adjudicate;
 mod args;

@@ -2,6 +2,9 @@
 //! them in the format of [`data`], with its [`progress`]), the labels the endgame tables give,
 //! and the fits that read them (`tune/src/bin/tune.rs`, the hand-set evaluation's parameters;
 //! `tune/src/bin/train.rs`, the network of `buffgreen::eval::net`).
+//!
+//! Layout: [`data`] is the training data's format, [`progress`] says how far a generation
+//! is; the labels the tables give are here.
 
 pub mod data;
 pub mod progress;

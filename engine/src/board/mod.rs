@@ -1,4 +1,9 @@
 //! The rules of the game: positions, move generation, game state, FEN and move notation.
+//!
+//! Layout: `rules` holds the rule switches, the draw rule and the losing variant; `position`
+//! where the pieces stand; `movegen` the legal moves; [`count`] perft's view of the same rules
+//! on raw bitboards; `game` a game in progress; [`fen`] and [`notation`] read and write
+//! positions and moves; [`zobrist`] the positions' keys.
 
 pub mod count;
 pub mod fen;

@@ -1,11 +1,14 @@
 //! The opening book: moves and their scores for positions near the start, built by the engine
 //! itself ([`build`], drop-out expansion over deep searches), kept in a compact sorted file
-//! ([`format`]) and probed by binary search ([`Book::probe`]).
+//! ([`format`](mod@format)) and probed by binary search ([`Book::probe`]).
 //!
 //! The books of the repository (`books/`, one per rule setting) are compiled into the binary,
 //! so `OwnBook` works from any directory ([`builtin`]); `BookFile` loads another file. Which
 //! book move is played is decided with the search's answer in one place
 //! ([`crate::search::choice`]).
+//!
+//! Layout: [`build`] builds a book, [`format`](mod@format) is its file, [`cli`] is the `buffgreen book`
+//! subcommand; this file probes.
 
 pub mod build;
 pub mod cli;

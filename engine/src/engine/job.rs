@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::{answer, AnswerSink, EventSink};
 use crate::board::Game;
 use crate::search::tables::Endgame;
-use crate::search::{Control, Limits, SearchConfig, SearchEvent, Searcher};
+use crate::search::{Control, End, Limits, SearchConfig, SearchEvent, Searcher};
 use crate::types::Color;
 
 /// Stack of the search thread: generous, since it costs address space only when used.
@@ -26,65 +26,39 @@ const SEARCH_STACK_BYTES: usize = 16 << 20;
 /// `ponderhit`; this only bounds a missed wake-up).
 const HOLD_POLL: Duration = Duration::from_millis(50);
 
-/// How a job ends.
+/// How a job ends: as its search's limits say (work that is no search ends by itself), and a
+/// ponder search not before `ponderhit`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// By itself, at its limit: a `movetime`, `nodes` or clock limit, a perft, a bench, a
-    /// book move. A command that needs the engine idle waits for it.
-    Limit,
-    /// When its `depth` or `mate` is reached, which may never happen (then `stop` ends it). A
-    /// script's commands take effect in order, so a command that needs the engine idle waits
-    /// for it as for [`Ending::Limit`]; only the book leaves it to the search (it asks for
-    /// analysis).
-    Open,
-    /// On `stop` only (`go infinite`): the answer is held until then.
-    Infinite,
+pub struct Ending {
+    /// How the search ends once it may (see [`End`]).
+    end: End,
     /// A ponder search: the answer is held until `ponderhit` (or `stop`); after `ponderhit`
-    /// the search ends as its limits say.
-    Ponder(&'static Ending),
+    /// the search ends as `end` says.
+    ponder: bool,
 }
 
 impl Ending {
-    /// How a search under `limits` (completed, see `answer::complete`) of `side` ends.
+    /// Work that ends by itself: a perft, a bench, a book move. A command that needs the
+    /// engine idle waits for it.
+    pub const LIMIT: Ending = Ending {
+        end: End::Limit,
+        ponder: false,
+    };
+
+    /// How a search under `limits` (completed, see [`Limits::complete`]) of `side` ends. A
+    /// search that ends at its `depth` or `mate` may never end by itself (then `stop` ends
+    /// it), but a script's commands take effect in order, so a command that needs the engine
+    /// idle waits for it as for a limit.
     pub fn of(limits: &Limits, side: Color) -> Ending {
-        let own_clock = match side {
-            Color::Black => limits.btime,
-            Color::White => limits.wtime,
-        };
-        let after = if limits.infinite {
-            &Ending::Infinite
-        } else if limits.movetime.is_some() || limits.nodes.is_some() || own_clock.is_some() {
-            &Ending::Limit
-        } else {
-            &Ending::Open
-        };
-        if limits.ponder {
-            Ending::Ponder(after)
-        } else {
-            *after
+        Ending {
+            end: limits.end(side),
+            ponder: limits.ponder,
         }
     }
 
-    /// True while the answer must wait for `stop` (or `ponderhit`).
-    fn holds(self, control: &Control) -> bool {
-        match self {
-            Ending::Limit | Ending::Open => false,
-            Ending::Infinite => true,
-            Ending::Ponder(after) => {
-                !control.ponderhit.load(Ordering::SeqCst) || after.holds(control)
-            }
-        }
-    }
-
-    /// True while the job would not end by itself: only `stop` (or `ponderhit`) ends it.
-    fn unbounded(self, control: &Control) -> bool {
-        match self {
-            Ending::Limit | Ending::Open => false,
-            Ending::Infinite => true,
-            Ending::Ponder(after) => {
-                !control.ponderhit.load(Ordering::SeqCst) || after.unbounded(control)
-            }
-        }
+    /// True while only `stop` (or `ponderhit`) ends the job: its answer is held until then.
+    fn waits(self, control: &Control) -> bool {
+        (self.ponder && !control.ponderhit.load(Ordering::SeqCst)) || self.end == End::Stop
     }
 }
 
@@ -102,7 +76,7 @@ impl Gate {
     /// yet (see [`Ending`]), then marks the job answered, then calls `deliver`. Called once
     /// per job.
     pub fn deliver(&self, deliver: impl FnOnce()) {
-        while !self.control.stopped() && self.ending.holds(&self.control) {
+        while !self.control.stopped() && self.ending.waits(&self.control) {
             std::thread::park_timeout(HOLD_POLL);
         }
         self.answered.store(true, Ordering::SeqCst);
@@ -144,7 +118,7 @@ impl Job {
 
     /// True while the job would not end by itself (see [`Ending`]).
     pub fn unbounded(&self) -> bool {
-        self.gate.ending.unbounded(&self.gate.control)
+        self.gate.ending.waits(&self.gate.control)
     }
 
     /// Asks the work to stop; returns at once.
@@ -155,7 +129,7 @@ impl Job {
 
     /// Tells a ponder search that the expected move was played; does nothing to other jobs.
     pub fn ponderhit(&self) {
-        if let Ending::Ponder(_) = self.gate.ending {
+        if self.gate.ending.ponder {
             self.gate.control.ponderhit.store(true, Ordering::SeqCst);
             self.handle.thread().unpark();
         }
@@ -223,7 +197,7 @@ impl SearchWork {
                                 if let Some(note) = fault() {
                                     events(note);
                                 }
-                                let outcome = answer::listed(outcome, &game, &limits.searchmoves);
+                                let outcome = answer::listed(outcome, &game, &limits);
                                 gate.deliver(|| answer(outcome));
                             }
                         }
@@ -233,7 +207,7 @@ impl SearchWork {
                 })
             }));
         let outcome = match result {
-            Ok(outcome) => answer::listed(outcome, &game, &limits.searchmoves),
+            Ok(outcome) => answer::listed(outcome, &game, &limits),
             Err(_) => {
                 // The searcher may be half-updated: replace it, and still answer with a legal
                 // move so the GUI gets its one bestmove.

@@ -7,16 +7,23 @@
 //! thread calls them.
 //!
 //! A search is *running* from [`Engine::go`] until the thread has begun to deliver its answer
-//! (see [`job`], which runs it), so a command that arrives after the GUI has seen `bestmove`
+//! (see `job`, which runs it), so a command that arrives after the GUI has seen `bestmove`
 //! always finds the engine idle.
+//!
+//! Layout: `options` holds the settings and their table, `stores` the endgame tables and the
+//! book from opening to replacement, `job` the search thread's lifecycle, `answer` the move
+//! the engine answers when the search gives none or names a move the list asked for by
+//! another path; this file is the facade. What a go command means is read in
+//! [`crate::search::limits`].
 
 mod answer;
 mod job;
 mod options;
+mod stores;
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -31,15 +38,17 @@ pub use options::{
 use crate::board::fen::{self, FenError};
 use crate::board::notation::{self, NotationError};
 use crate::board::{Game, GameResult, PlayError, Position, Rules};
-use crate::book::{self, Book, BookError};
+use crate::book::{Book, BookError};
 use crate::search::choice::{Candidate, Chooser};
-use crate::search::tables::Endgame;
-use crate::search::{Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher};
+use crate::search::{
+    Behaviour, End, Limits, SearchConfig, SearchEvent, SearchOutcome, Searcher, Terms,
+};
 use crate::tablebase::{Tablebase, TbError};
 use crate::tools::bench::{self, BenchReport};
 use crate::tools::perft;
 use crate::types::Move;
 use job::{Ending, Job};
+use stores::Stores;
 
 /// Why the engine refused a command. Nothing changed when one of these is returned.
 #[derive(Debug, Error)]
@@ -152,14 +161,9 @@ pub type BenchSink = Box<dyn FnOnce(BenchReport) + Send>;
 /// The engine: settings, game, and the searcher (at home or lent to a search thread).
 pub struct Engine {
     settings: Settings,
-    /// The tables of `TablebasePath`, opened for the game's rules.
-    tablebase: Option<Arc<Tablebase>>,
-    /// The search's view of them under `TablebasePieces`, kept while neither changes (it
-    /// remembers which slice failures it has reported).
-    tables: Option<Arc<Endgame>>,
+    /// The tables and the book, for the game's rules.
+    stores: Stores,
     game: Game,
-    /// The book of `BookFile`, when one is set (checked for the rules when it was set).
-    book_file: Option<Arc<Book>>,
     searcher: Option<Searcher>,
     /// The work on the search thread, until it is reaped.
     job: Option<Job>,
@@ -182,33 +186,17 @@ impl Engine {
     pub fn new() -> Engine {
         let settings = Settings::default();
         let game = Game::new(Position::startpos(), 0, Rules::default());
-        let cache = u64::from(settings.tablebase_cache) << 20;
-        let opened = open_tables(
-            &settings.tablebase_path,
-            game.rules(),
-            cache,
-            Opening::Default,
-        );
-        let (tablebase, notices) = match opened {
-            Ok(tb) => (tb, Vec::new()),
-            Err(e) => (None, vec![Notice::TablesOff(e)]),
-        };
-        let tables = tablebase
-            .clone()
-            .and_then(|tb| Endgame::new(tb, settings.tablebase_pieces))
-            .map(Arc::new);
+        let (stores, error) = Stores::at_start(&settings, game.rules());
         Engine {
             // The tree (`Hash` MiB) is made when first needed, at `isready` or the first
             // search: a GUI sets `Hash` after start-up, and the default size would otherwise
             // be reserved for nothing.
             searcher: None,
             settings,
-            tablebase,
-            tables,
+            stores,
             game,
-            book_file: None,
             job: None,
-            notices,
+            notices: error.map(Notice::TablesOff).into_iter().collect(),
         }
     }
 
@@ -244,16 +232,12 @@ impl Engine {
     /// these rules, otherwise the built-in book of the rules (if there is one). Switching the
     /// rules switches the book.
     pub fn book(&self) -> Option<Arc<Book>> {
-        let rules = self.game.rules();
-        self.book_file
-            .clone()
-            .filter(|b| b.is_for(rules))
-            .or_else(|| book::builtin(rules))
+        self.stores.book(self.game.rules())
     }
 
     /// The endgame tables the search uses, if any.
     pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
-        self.tablebase.as_ref()
+        self.stores.tablebase()
     }
 
     /// Checks an option value and applies it. Rules options replay the current game under the
@@ -281,46 +265,14 @@ impl Engine {
         let mut rules = *self.game.rules();
         options::store(&mut settings, &mut rules, &spec, value);
         let mut notices = Vec::new();
-        // Read before anything changes: a refused book leaves every setting as it was.
-        let book_file = if settings.book_file == self.settings.book_file {
-            self.book_file.clone()
-        } else if settings.book_file.is_empty() {
-            None
-        } else {
-            Some(Arc::new(Book::open(&settings.book_file, &rules)?))
-        };
-        // Opened before anything changes: a refused path leaves every setting as it was.
-        let path_changed = settings.tablebase_path != self.settings.tablebase_path;
-        let opening = if !path_changed && settings.tablebase_path == tables_default() {
-            Opening::Default
-        } else {
-            Opening::Named
-        };
-        let cache = u64::from(settings.tablebase_cache) << 20;
-        let tablebase = if path_changed || settings.tablebase_cache != self.settings.tablebase_cache
-        {
-            open_tables(&settings.tablebase_path, &rules, cache, opening)?
-        } else if rules != *self.game.rules() && !settings.tablebase_path.is_empty() {
-            open_tables(&settings.tablebase_path, &rules, cache, opening).unwrap_or_else(|e| {
-                notices.push(Notice::TablesOff(e));
-                None
-            })
-        } else {
-            self.tablebase.clone()
-        };
+        // Opened before anything changes: a refused file leaves every setting as it was.
+        let stores = self.stores.after(
+            (&self.settings, self.game.rules()),
+            (&settings, &rules),
+            &mut notices,
+        )?;
         self.end_search();
-        let same = match (&tablebase, &self.tablebase) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        if !same || settings.tablebase_pieces != self.settings.tablebase_pieces {
-            self.tables = tablebase
-                .clone()
-                .and_then(|tb| Endgame::new(tb, settings.tablebase_pieces))
-                .map(Arc::new);
-        }
-        self.tablebase = tablebase;
-        self.book_file = book_file;
+        self.stores = stores;
         if rules != *self.game.rules() {
             notices.extend(self.replay_under(rules));
         }
@@ -411,7 +363,7 @@ impl Engine {
             events(SearchEvent::Message(note));
         }
         if let Some((event, outcome)) = self.book_move(&limits) {
-            return self.spawn(Ending::Limit, move |gate| {
+            return self.spawn(Ending::LIMIT, move |gate| {
                 events(event);
                 gate.deliver(|| answer(outcome));
                 None
@@ -422,7 +374,7 @@ impl Engine {
             // Made on the search thread when not made yet: the input thread reads on meanwhile,
             // and the move's clock already runs.
             searcher: self.searcher.take(),
-            tables: self.tables.clone(),
+            tables: self.stores.tables(),
             config: self.settings.config.clone(),
             game: self.game.clone(),
             limits,
@@ -448,7 +400,7 @@ impl Engine {
         let analysis = limits.infinite
             || limits.ponder
             || !limits.searchmoves.is_empty()
-            || Ending::of(limits, pos.side_to_move()) != Ending::Limit
+            || limits.end(pos.side_to_move()) != End::Limit
             || config.multipv > 1;
         if !self.settings.own_book
             || analysis
@@ -497,8 +449,19 @@ impl Engine {
     ) -> Result<(Limits, Option<String>), EngineError> {
         let mut limits = request.limits.clone();
         limits.searchmoves = self.resolve_searchmoves(&request.searchmoves)?;
-        let note = answer::complete(&mut limits, self.game.position().side_to_move());
+        let note = limits.complete(self.game.position().side_to_move());
         Ok((limits, note))
+    }
+
+    /// What completed `limits` come to for the side to move under the current settings: the
+    /// time budget, iteration limit and end the search will run under.
+    pub fn terms(&self, limits: &Limits) -> Terms {
+        let config = &self.settings.config;
+        limits.terms(
+            self.game.position().side_to_move(),
+            Duration::from_millis(config.move_overhead_ms),
+            &Behaviour::of(config),
+        )
     }
 
     /// Counts the leaves of the move tree of the current position under the current rules
@@ -511,7 +474,7 @@ impl Engine {
         }
         let (pos, rules) = (*self.game.position(), *self.game.rules());
         let threads = self.settings.config.threads;
-        self.spawn(Ending::Limit, move |gate| {
+        self.spawn(Ending::LIMIT, move |gate| {
             let stop = &gate.control.stop;
             let (mut d, complete) = perft::divide_until(&pos, &rules, depth, threads, stop);
             sort_divide(&mut d);
@@ -527,7 +490,7 @@ impl Engine {
             return Err(EngineError::Busy);
         }
         let (config, rules) = (self.settings.config.clone(), *self.game.rules());
-        self.spawn(Ending::Limit, move |gate| {
+        self.spawn(Ending::LIMIT, move |gate| {
             let report = bench::run_until(&config, &rules, nodes, &gate.control);
             gate.deliver(|| answer(report));
             None
@@ -631,47 +594,6 @@ impl Drop for Engine {
         self.stop();
         self.wait();
     }
-}
-
-/// The tables in `path` for `rules` (none for an empty path), every slice's checksum checked
-/// now, while no search runs: a search then never reads more of a file than the entries it
-/// probes, and a corrupt file refuses the directory here, with the other bad inputs.
-/// How the tables of `TablebasePath` are opened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Opening {
-    /// A path a `setoption` named (and the same path after a rules change): every plain file
-    /// is checked whole (a compressed block is checked at each read), and a missing folder is
-    /// an error.
-    Named,
-    /// The default root, unchanged since start-up: a folder that does not exist or holds no
-    /// tables for the rules means no tables, not an error (the user has built none), and the
-    /// files are checked as they are read rather than whole, so that start-up does not read
-    /// every table the user built.
-    Default,
-}
-
-/// The tables of `path` for `rules` with a block cache of `cache` bytes (`None`: no path, or
-/// a default root without tables).
-fn open_tables(
-    path: &str,
-    rules: &Rules,
-    cache: u64,
-    opening: Opening,
-) -> Result<Option<Arc<Tablebase>>, TbError> {
-    if path.is_empty() {
-        return Ok(None);
-    }
-    let tb = match Tablebase::open_with_cache(std::path::Path::new(path), rules, cache) {
-        Ok(tb) => tb,
-        Err(TbError::NoDirectory(_) | TbError::Empty(_)) if opening == Opening::Default => {
-            return Ok(None)
-        }
-        Err(e) => return Err(e),
-    };
-    if opening == Opening::Named {
-        tb.verify_plain()?;
-    }
-    Ok(Some(Arc::new(tb)))
 }
 
 /// Sorts divide output by origin square, then by landing squares, so the order does not depend

@@ -6,6 +6,10 @@
 //! few plies and scoring the position with material is a much better estimate per unit of
 //! time. The evaluation is table lookups and a few shifts and popcounts: no allocation, no
 //! move generation.
+//!
+//! Layout: [`weights`] holds the parameters, [`knowledge`] the patterns, [`losing`] the
+//! evaluation of losing checkers and [`net`] the learned network; this file is the hand-set
+//! evaluation itself.
 
 pub mod knowledge;
 pub mod losing;
@@ -19,9 +23,9 @@ use weights::{Tables, PHASE_PIECES};
 /// The evaluation's unit: the hand-set man of the first stops (the fitted ones are worth
 /// 40-360 by rules, square and phase).
 pub const MAN: i32 = 100;
-/// [`drawish`]: how much less an advantage of one or two pieces against a king is worth.
+/// `drawish`: how much less an advantage of one or two pieces against a king is worth.
 const DEAD_DRAW: i32 = 8;
-/// [`drawish`]: how much less three against a lone king is worth.
+/// `drawish`: how much less three against a lone king is worth.
 const HARD_WIN: i32 = 2;
 /// The evaluation difference (in man units x 100) that gives about 73% (logistic scale).
 pub const LOGISTIC_SCALE: f64 = 120.0;
@@ -98,7 +102,7 @@ pub struct Terms {
     pub tempo: i32,
     /// The patterns of [`knowledge`]: runaway men, trapped kings, back rows ...
     pub knowledge: i32,
-    /// What [`drawish`] divides the sum by (1: material tells the truth).
+    /// What `drawish` divides the sum by (1: material tells the truth).
     pub divisor: i32,
     /// The evaluation: the sum of the terms, divided by `divisor`.
     pub total: i32,
@@ -119,7 +123,7 @@ pub fn terms(pos: &Position, rules: &Rules) -> Terms {
     }
 }
 
-/// [`evaluate`] before [`drawish`]: the parameters' dot product with [`features`] (rounded
+/// [`evaluate`] before `drawish`: the parameters' dot product with [`features`] (rounded
 /// toward zero in the taper).
 #[inline]
 fn linear(pos: &Position, rules: &Rules) -> i32 {
@@ -181,7 +185,7 @@ fn parts(pos: &Position, rules: &Rules) -> [i32; 4] {
 
 /// The features of `pos` for fitting the parameters, from the view of the side to move:
 /// `(parameter index, count)` pairs whose dot product with the parameter vector is
-/// [`evaluate`] before its roundings and before [`drawish`]. Repeated indices add up.
+/// [`evaluate`] before its roundings and before `drawish`. Repeated indices add up.
 pub fn features(pos: &Position, out: &mut Vec<(usize, f64)>) {
     out.clear();
     let me = pos.side_to_move();
@@ -224,7 +228,7 @@ pub fn features(pos: &Position, out: &mut Vec<(usize, f64)>) {
     out.push((weights::TRADE_DOWN, num as f64 / den as f64));
 }
 
-/// The divisor [`drawish`] applies to an evaluation of `pos` (from `me`'s view) of sign
+/// The divisor `drawish` applies to an evaluation of `pos` (from `me`'s view) of sign
 /// `score` under `rules`: 1 when material tells the truth.
 #[inline]
 pub fn drawish_divisor(pos: &Position, rules: &Rules, me: Color, score: i32) -> i32 {

@@ -1,12 +1,14 @@
 //! The Hub protocol (version 2, as Scan 3.x defines it), spoken by pydraughts' `HubEngine`
-//! and its `RoundRobin` tournaments and by lidraughts-bot: command parsing with quoted values
-//! ([`command`]), the 8x8 position and move notation ([`notation`]), the session that drives
-//! the engine facade ([`session`]) and the reply lines ([`output`]). `protocol.md` (section
-//! "The Hub dialect") is the contract.
+//! and its `RoundRobin` tournaments and by lidraughts-bot. `protocol.md` (section "The Hub
+//! dialect") is the contract.
 //!
 //! `buffgreen hub` starts in this dialect ([`run`]); the binary's default session ([`serve`])
 //! speaks the main protocol and switches to this one when its first command is `hub`, as Scan
 //! does. Both are driven by the protocol's input loop ([`crate::protocol::input`]).
+//!
+//! Layout: [`command`] parses the commands (values may be quoted), [`notation`] reads and
+//! writes the 8x8 positions and moves, [`session`] drives the engine facade, [`output`]
+//! writes the reply lines.
 
 pub mod command;
 pub mod notation;

@@ -26,7 +26,7 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Most bytes of input the reader may have handed over that the session has not yet executed
 /// (read ahead, or waiting behind a search): beyond this the reader thread waits until some
-/// have run. Each line counts its bytes and [`LINE_OVERHEAD`]. Large enough for any script of
+/// have run. Each line counts its bytes and `LINE_OVERHEAD`. Large enough for any script of
 /// commands to be read whole while a search runs, so that `isready`, `stop` and `quit` after
 /// them are seen at once; small beside the search tree.
 pub const MAX_WAITING_BYTES: usize = 64 << 20;

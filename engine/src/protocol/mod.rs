@@ -5,20 +5,22 @@
 //! The session's thread executes commands in order while the input thread reads on; searches
 //! run on their own thread and report through callbacks that format their events here. The Hub
 //! dialect (module `hub`) is built on this module, never the other way round.
+//!
+//! Layout: [`command`] parses the commands, [`input`] reads the lines, [`output`] formats the
+//! replies; this file is the session.
 
 pub mod command;
 pub mod input;
 pub mod output;
 
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub use command::{parse, Command, CommandError};
 pub use input::{LineError, MAX_LINE_BYTES};
 pub use output::Output;
 
 use crate::engine::{Engine, GoRequest};
-use crate::search::time;
 use crate::tools::bench;
 use input::{Dialect, Waker};
 
@@ -383,16 +385,7 @@ impl Session {
     fn go(&mut self, request: GoRequest, read_at: Option<Instant>) {
         if self.debug {
             if let Ok((limits, _)) = self.engine.complete_limits(&request) {
-                let side = self.engine.game().position().side_to_move();
-                let overhead = Duration::from_millis(self.engine.config().move_overhead_ms);
-                let budget = match time::budget(&limits, side, overhead) {
-                    Some(b) if !limits.infinite => format!(
-                        "time budget soft {} ms hard {} ms",
-                        b.soft.as_millis(),
-                        b.hard.as_millis()
-                    ),
-                    _ => "no time limit".to_string(),
-                };
+                let budget = self.engine.terms(&limits).describe_budget();
                 self.out
                     .note(&format!("debug: {budget}; limits {limits:?}"));
             }

@@ -1,7 +1,7 @@
 //! The one place where the move to play is chosen: from the book's moves before any search
 //! ([`Chooser::from_book`]), or from a searched tree ([`Chooser::from_tree`]) both when the
 //! search ends and when a `stop` during a compaction is answered early, with the strength
-//! limit's pick ([`choose_weaker`], the way Stockfish's `Skill::pick_best` does it) in both
+//! limit's pick (`choose_weaker`, the way Stockfish's `Skill::pick_best` does it) in both
 //! cases.
 //!
 //! Random choices draw from the `Seed` option and the position ([`rng`]): a fixed `Seed`

@@ -26,7 +26,7 @@ use crate::search::state::{SearchState, StepResult};
 use crate::search::tree::Tree;
 use crate::search::uct::Worker;
 use crate::search::{
-    placement, report, time, Control, Limits, SearchConfig, SearchEvent, SearchInfo, SearchOutcome,
+    placement, report, time, Control, End, Limits, SearchEvent, SearchInfo, SearchOutcome, Terms,
 };
 use crate::types::Move;
 
@@ -135,10 +135,11 @@ impl Answer {
 
 /// One search to drive: what it was asked for.
 pub(super) struct Run<'a> {
-    pub(super) config: &'a SearchConfig,
     pub(super) behaviour: Behaviour,
     pub(super) state: &'a SearchState,
     pub(super) limits: &'a Limits,
+    /// What `limits` come to under `behaviour`: the driver reads no limit again for them.
+    pub(super) terms: Terms,
     pub(super) control: &'a Control,
 }
 
@@ -169,32 +170,14 @@ impl Run<'_> {
         report: &mut dyn FnMut(SearchEvent),
     ) -> Option<SearchOutcome> {
         let (state, limits, control) = (self.state, self.limits, self.control);
-        let overhead = Duration::from_millis(self.config.move_overhead_ms);
-        let b = self.behaviour;
-        let budget = if b.timed {
-            time::budget(limits, state.pos.side_to_move(), overhead)
-        } else {
-            None
-        };
-        let nodes = match limits.nodes {
-            None if !limits.infinite => b.default_nodes,
-            n => n,
-        };
-        let nodes = match b.node_cap {
-            Some(cap) if !limits.infinite => Some(nodes.map_or(cap, |n| n.min(cap))),
-            _ => nodes,
-        };
+        let Terms { budget, nodes, end } = self.terms;
         let mut main = MainThread {
             limits,
             control,
             budget,
             nodes,
-            prune_when_full: b.prune_when_full,
-            // `depth` and `mate` end a search too (and a `go mate` without a mate runs on).
-            unlimited: budget.is_none()
-                && nodes.is_none()
-                && limits.depth.is_none()
-                && limits.mate.is_none(),
+            prune_when_full: self.behaviour.prune_when_full,
+            end,
             pondering: limits.ponder,
             clock: time::Clock::since(state.start, if limits.ponder { None } else { budget }),
             last_info: Instant::now(),
@@ -206,7 +189,7 @@ impl Run<'_> {
         loop {
             let shared: &Tree = tree;
             let flags = Flags::default();
-            let grow = b.prune_when_full && !main.frozen;
+            let grow = self.behaviour.prune_when_full && !main.frozen;
             // A new thread starts on its parent's core (see `placement`).
             let home = placement::current_cpu();
             let spawning = !helpers.is_empty();
@@ -297,7 +280,7 @@ struct MainThread<'a> {
     budget: Option<time::Budget>,
     nodes: Option<u64>,
     prune_when_full: bool,
-    unlimited: bool,
+    end: End,
     pondering: bool,
     clock: time::Clock,
     last_info: Instant,
@@ -340,7 +323,7 @@ impl MainThread<'_> {
                     || state.reached(tree, self.limits)
                     || tree.root().visits() >= VISITS_CAP
                     || (!self.pondering && self.clock.should_stop(|| state.root_view(tree)));
-                if done && !(self.limits.infinite || self.pondering || self.unlimited) {
+                if done && !(self.pondering || self.end == End::Stop) {
                     return true;
                 }
                 idle = done;

@@ -12,7 +12,8 @@
 //! proven results and a tree that is kept from one move to the next. How it works is told in
 //! `docs/search.md`.
 //!
-//! Layout: [`params`] (the knobs, the plain-UCT baseline's and the strength limit's scales),
+//! Layout: [`limits`] (what a go command means: the mover's clock, the moves it allows, how
+//! the search ends), [`params`] (the knobs, the plain-UCT baseline's and the strength limit's scales),
 //! [`searcher`] (the tree's lifetime and re-rooting), `driver` (the search threads, the main
 //! thread's watch over limits and clock, compaction of a full tree), `state` (what the
 //! threads of one search share), `placement` (where the threads run), [`uct`] (one
@@ -30,6 +31,7 @@ use crate::types::Move;
 
 pub mod choice;
 mod driver;
+pub mod limits;
 pub mod node;
 mod padded;
 pub mod params;
@@ -46,66 +48,10 @@ pub mod tree;
 pub mod uct;
 pub mod value;
 
+pub use limits::{End, Limits, OwnClock, Terms};
 pub use params::{Behaviour, OptionKind, OptionValue, SearchConfig};
 pub use searcher::Searcher;
 pub use tree::TreeStats;
-
-/// Limits of one search (the arguments of `go`). All absent with `infinite` false means
-/// "search until stopped" as well; the protocol layer decides what a bare `go` means.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Limits {
-    /// Exact time for this move.
-    pub movetime: Option<Duration>,
-    /// Iteration budget.
-    pub nodes: Option<u64>,
-    /// Search until `stop`.
-    pub infinite: bool,
-    /// Black's remaining clock.
-    pub btime: Option<Duration>,
-    /// White's remaining clock.
-    pub wtime: Option<Duration>,
-    /// Black's increment per move.
-    pub binc: Option<Duration>,
-    /// White's increment per move.
-    pub winc: Option<Duration>,
-    /// Moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// Ponder search: no time limit applies until `ponderhit`.
-    pub ponder: bool,
-    /// Only these root moves are considered (empty: all).
-    pub searchmoves: Vec<Move>,
-    /// Stop once the average depth of the tree (`info depth`) reaches this.
-    pub depth: Option<u32>,
-    /// Stop once the solver proves a win for the side to move in at most this many of its
-    /// own moves.
-    pub mate: Option<u32>,
-}
-
-impl Limits {
-    /// A search of exactly `n` iterations.
-    pub fn nodes(n: u64) -> Limits {
-        Limits {
-            nodes: Some(n),
-            ..Limits::default()
-        }
-    }
-
-    /// A search of `time` for this move.
-    pub fn movetime(time: Duration) -> Limits {
-        Limits {
-            movetime: Some(time),
-            ..Limits::default()
-        }
-    }
-
-    /// A search until `stop`.
-    pub fn infinite() -> Limits {
-        Limits {
-            infinite: true,
-            ..Limits::default()
-        }
-    }
-}
 
 /// A score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! The search's parameter table: every knob of [`SearchConfig`] is one line of
-//! [`search_params!`], which generates the config field, its default, the protocol `option`
+//! `search_params!`, which generates the config field, its default, the protocol `option`
 //! line (name, type, range, default) and the `setoption` handling (with the protocol's scale:
 //! a weight shown in hundredths is set as `n / 100`).
 //!
@@ -393,7 +393,7 @@ pub struct Behaviour {
     /// as it is.
     pub prune_when_full: bool,
     /// The most iterations a move may use, whatever the limits (a strength limit, see
-    /// [`skill`]); not applied to `go infinite`.
+    /// [`Skill`]); not applied to `go infinite`.
     pub node_cap: Option<u64>,
 }
 

@@ -115,7 +115,7 @@ impl Playout {
         let Some(mv) = self.random_move(pos, rules, rng) else {
             return Some(stuck(pos, rules, start));
         };
-        // No legal move loses before the draw rule is looked at (RULES.md).
+        // No legal move loses before the draw rule is looked at (protocol.md, "Rules").
         let draw = rules.draw_half_moves;
         if draw > 0 && *clock >= draw {
             return Some(PlayoutEnd::Draw);
@@ -126,7 +126,7 @@ impl Playout {
     }
 
     /// Like [`Playout::run`], but after `cut` plies (and once no capture is pending, within
-    /// [`QUIESCENCE_PLIES`] more) the position is scored by [`eval::evaluate`] instead of
+    /// `QUIESCENCE_PLIES` more) the position is scored by [`eval::evaluate`] instead of
     /// played out: a [`PlayoutEnd::Scored`] from the starting side's view. The first
     /// position of the playout that `tables` cover (before the cut or after, captures
     /// pending or not) ends it with the table's exact result at its clock.

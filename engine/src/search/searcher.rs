@@ -1,6 +1,6 @@
 //! The [`Searcher`]: the search tree's lifetime (sized from `Hash`, kept from one search to the
 //! next) and the decision to re-root it at the new position, to start afresh, or to search on.
-//! The iterations themselves are run by the [`driver`](super::driver).
+//! The iterations themselves are run by the `driver`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,7 +13,7 @@ use crate::search::params::Behaviour;
 use crate::search::state::SearchState;
 use crate::search::tables::Endgame;
 use crate::search::tree::{Tree, TreeStats};
-use crate::search::{time, Control, Limits, SearchConfig, SearchEvent, SearchOutcome};
+use crate::search::{Control, End, Limits, SearchConfig, SearchEvent, SearchOutcome, Terms};
 use crate::tablebase::Value;
 use crate::types::Move;
 
@@ -133,7 +133,7 @@ impl Searcher {
             root.moves
                 .iter()
                 .copied()
-                .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+                .filter(|m| limits.allows(m))
                 .collect()
         });
         let playable = if keep.is_empty() {
@@ -164,7 +164,7 @@ impl Searcher {
                 report(SearchEvent::Message(format!("reused {kept} nodes")));
             }
             // Re-rooting would eat a large share of a timed move: start afresh instead.
-            Some(_) if self.reroot_too_slow(game, limits) => {
+            Some(_) if self.reroot_too_slow(limits, &self.terms(game, limits, &behaviour)) => {
                 let used = self.tree.used();
                 self.tree.clear();
                 report(SearchEvent::Message(format!(
@@ -192,13 +192,8 @@ impl Searcher {
             && !workers[0].expand(&self.tree, 0, game.position(), game.rules())
         {
             // Only a position with more moves than the arena holds gets here.
-            let first = game
-                .legal_moves()
-                .iter()
-                .copied()
-                .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
             return SearchOutcome {
-                best: first,
+                best: limits.fallback(game),
                 ..none
             };
         }
@@ -233,10 +228,10 @@ impl Searcher {
             limits
         };
         let run = driver::Run {
-            config: &self.config,
             behaviour,
             state: &state,
             limits,
+            terms: self.terms(game, limits, &behaviour),
             control,
         };
         let given = run.drive(&mut self.tree, &mut self.compaction, &mut workers, report);
@@ -256,14 +251,19 @@ impl Searcher {
 
     /// True when re-rooting the tree would take more than a quarter of the time this search
     /// may use (never for searches without a time limit, or while pondering).
-    fn reroot_too_slow(&self, game: &Game, limits: &Limits) -> bool {
-        if limits.ponder || limits.infinite {
+    fn reroot_too_slow(&self, limits: &Limits, terms: &Terms) -> bool {
+        if limits.ponder || terms.end == End::Stop {
             return false;
         }
-        let overhead = Duration::from_millis(self.config.move_overhead_ms);
-        let side = game.position().side_to_move();
-        time::budget(limits, side, overhead)
+        terms
+            .budget
             .is_some_and(|b| self.compaction.estimate(&self.tree) * 4 > b.hard)
+    }
+
+    /// What `limits` come to for `game`'s side to move under this searcher's configuration.
+    fn terms(&self, game: &Game, limits: &Limits, behaviour: &Behaviour) -> Terms {
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        limits.terms(game.position().side_to_move(), overhead, behaviour)
     }
 }
 

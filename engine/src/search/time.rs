@@ -10,9 +10,6 @@
 
 use std::time::{Duration, Instant};
 
-use crate::search::Limits;
-use crate::types::Color;
-
 /// Moves assumed left in the game when the GUI does not say (`movestogo`).
 const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// The hard limit in soft targets.
@@ -34,9 +31,17 @@ pub struct Budget {
     pub flexible: bool,
 }
 
-/// The budget for `limits` with `side` to move; `None` means no time limit.
-pub fn budget(limits: &Limits, side: Color, overhead: Duration) -> Option<Budget> {
-    if let Some(t) = limits.movetime {
+/// The budget of a move with `movetime`, or else the mover's remaining `time`, its `inc` and
+/// the moves to the next time control (`movestogo`); `None` means no time limit. The limits
+/// pick the mover's clock (see [`crate::search::Limits::budget`]).
+pub fn budget(
+    movetime: Option<Duration>,
+    time: Option<Duration>,
+    inc: Option<Duration>,
+    movestogo: Option<u32>,
+    overhead: Duration,
+) -> Option<Budget> {
+    if let Some(t) = movetime {
         // The overhead comes off, but a short movetime keeps at least half of it.
         let t = t.saturating_sub(overhead).max(t / 2);
         return Some(Budget {
@@ -45,13 +50,10 @@ pub fn budget(limits: &Limits, side: Color, overhead: Duration) -> Option<Budget
             flexible: false,
         });
     }
-    let (time, inc) = match side {
-        Color::Black => (limits.btime?, limits.binc),
-        Color::White => (limits.wtime?, limits.winc),
-    };
+    let time = time?;
     let usable = time.saturating_sub(overhead);
     let inc = inc.unwrap_or_default();
-    let to_go = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+    let to_go = movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
     let share = if to_go == 1 {
         LAST_MOVE_SHARE
     } else {
@@ -140,6 +142,12 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Limits;
+    use crate::types::Color;
+
+    fn budget(l: &Limits, side: Color, overhead: Duration) -> Option<Budget> {
+        l.budget(side, overhead)
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)

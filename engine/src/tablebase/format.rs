@@ -20,7 +20,7 @@
 //!
 //! Every header field is checked against the format's limits (known version and codec, no
 //! unknown switch, a draw rule an entry can count, a material of 2 to
-//! [`MAX_PIECES`](crate::tablebase::material::MAX_PIECES) pieces with a piece on each side and
+//! [`MAX_PIECES`] pieces with a piece on each side and
 //! in canonical form, the halves and positions its index implies, zero padding) and against
 //! the file's name and length before anything else is read, so a forged or foreign header is
 //! one error, never an index out of range; the checksums are checked before any entry is used.
@@ -51,7 +51,7 @@ pub const VERSION_SPARSE: u32 = 3;
 pub const HEADER_LEN: usize = 64;
 /// The file name extension.
 pub const EXTENSION: &str = "bgtb";
-/// The suffix of a file being written (see [`write`]).
+/// The suffix of a file being written (see [`write()`]).
 pub const TEMPORARY: &str = "tmp";
 
 /// The rules a table was built for: the two switches and the draw rule.
@@ -388,7 +388,7 @@ fn header_for(material: Material, rules: &Rules, data: &[u8], layout: Layout) ->
     }
 }
 
-/// Writes one plain slice: `data` holds the halves one after the other (see [`write_file`]).
+/// Writes one plain slice: `data` holds the halves one after the other (see `write_file`).
 pub fn write(dir: &Path, material: Material, rules: &Rules, data: &[u8]) -> Result<u64, TbError> {
     let mut header = header_for(material, rules, data, Layout::Plain);
     header.checksum = checksum(&header.bytes(), data);

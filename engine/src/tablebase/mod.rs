@@ -14,13 +14,22 @@
 //! `loss 0` in a normal table: see [`solve::STUCK`]), and a winning conversion is one after
 //! which the position is won by those results. A table is opened only for its own rules.
 //!
-//! Layout: [`material`] names the slices and orders them; [`index`] numbers the positions of
-//! a slice; [`unmove`] generates predecessors; [`solve`] is the one-step rule shared by the
-//! builder and the verifier; `store` holds the finished slices a build reads; [`build`] runs the retrograde analysis, saving its
-//! work on a large slice now and then ([`resume`]); [`format`] reads and
-//! writes slice files; [`probe`] answers queries from the slice files, mapped into memory; [`verify`]
-//! re-checks a directory; [`status`] tells how far a build is; [`cli`] is the `buffgreen tb`
-//! subcommand.
+//! Layout:
+//! - the positions: [`material`] names the slices and orders them, [`index`] numbers the
+//!   positions of a slice, [`unmove`] generates predecessors, [`solve`] is the one-step rule
+//!   shared by the builder and the verifier;
+//! - building: [`build`] runs the retrograde analysis, saving its work on a large slice now
+//!   and then ([`resume`]), with `work` spreading a pass over threads, `progress` reporting
+//!   it and `store` holding the finished slices a build reads; [`plan`] cuts a build into
+//!   levels for many machines, [`status`] tells how far a build is;
+//! - the files: [`format`](mod@format) reads and writes slice files, [`compress`] their compressed
+//!   blocks, [`sparse`] the entries a sparse file leaves out, `checksum` their checksums,
+//!   [`convert`] turns plain files into sparse ones, [`home`] is where tables live when no
+//!   folder is named;
+//! - probing: [`probe`] answers queries from the slice files by positioned reads (no memory
+//!   map), through the block cache of `cache`; [`verify`] re-checks a directory;
+//! - `error` says why a table could not be built, read or probed, and [`cli`] is the
+//!   `buffgreen tb` subcommand.
 
 pub mod build;
 mod cache;

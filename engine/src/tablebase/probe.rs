@@ -2,7 +2,7 @@
 //!
 //! Opening a directory reads every file's header (checked against the format's limits and the
 //! file's name and length) and, for a compressed file, its block table; no entry is read. A
-//! probe reads the block that holds its entry through the [`BlockCache`]: a positioned read
+//! probe reads the block that holds its entry through the `BlockCache`: a positioned read
 //! (`pread`) of the block from the open file and, for a compressed file, its checksum and its
 //! decompression. Reading by positioned reads rather than a memory map is what keeps a table
 //! replaced or cut short under a running engine from killing it (a mapped page past a file's

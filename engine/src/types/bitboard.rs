@@ -16,7 +16,7 @@ use super::{Color, Square};
 pub struct Bitboard(u64);
 
 /// One of the four diagonal directions, named as seen from White's side of the diagram in
-/// RULES.md (square 1 is top left). Black men move "down" (toward higher numbers).
+/// protocol.md ("Squares"; square 1 is top left). Black men move "down" (toward higher numbers).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Direction {
     /// Toward lower numbers and the a-file: 10 -> 6.

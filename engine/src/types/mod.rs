@@ -1,4 +1,7 @@
 //! Basic value types shared by every other module: squares, bitboards, colours and moves.
+//!
+//! Layout: `square` numbers the squares, `bitboard` holds sets of them, `color` the two
+//! sides, `moves` the moves.
 
 mod bitboard;
 mod color;

@@ -5,6 +5,8 @@
 //! Threads take subtrees a few plies below the root from a shared queue, so that one big root
 //! move does not leave a core idle at the end. An optional [`PerftTable`] remembers the counts
 //! of subtrees already walked, so a position reached by several move orders is walked once.
+//!
+//! Layout: `table` is that table; this file walks the tree.
 
 mod table;
 
