@@ -1,5 +1,6 @@
 //! The house's structure, checked from the sources: no import circle among the modules of a
-//! crate, and the engine library depends on neither the match runner nor the web stack.
+//! crate, the engine library depends on neither the match runner nor the web stack, and the
+//! protocol client on no engine library.
 //!
 //! A module's imports are the `crate::` and `super::` paths in its code (comments left out),
 //! each resolved to the deepest module file it names (and a name a module re-exports with
@@ -390,6 +391,25 @@ fn the_engine_library_has_no_import_circle() {
 #[test]
 fn the_match_runner_has_no_import_circle() {
     assert_no_circles("tourney/src");
+}
+
+#[test]
+fn the_protocol_client_and_the_front_ends_have_no_import_circle() {
+    assert_no_circles("client/src");
+    assert_no_circles("gui/src");
+}
+
+/// The protocol client links no engine library: the runner and the front ends share it as
+/// clients of engine processes.
+#[test]
+fn the_protocol_client_does_not_link_the_engine() {
+    let manifest = std::fs::read_to_string(Path::new(ROOT).join("client/Cargo.toml")).unwrap();
+    for banned in ["buffgreen-engine", "buffgreen-tourney", "buffgreen-gui"] {
+        assert!(
+            !manifest.contains(banned),
+            "client/Cargo.toml names {banned}"
+        );
+    }
 }
 
 /// The checker itself finds a circle and ignores the module tree's own edges.
