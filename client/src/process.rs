@@ -33,6 +33,9 @@ pub enum Stderr {
     Discard,
 }
 
+/// What the reader thread calls with every line and the moment it was read.
+pub type Tap = Box<dyn FnMut(Instant, &str) + Send>;
+
 /// How to start an engine process.
 pub struct Spawn {
     /// Where its stderr goes.
@@ -41,7 +44,7 @@ pub struct Spawn {
     /// runner, which takes every line while a game runs, so that no arrival is stamped late).
     pub queue: Option<usize>,
     /// Called by the reader thread with every line as it is stamped (an I/O log).
-    pub tap: Option<Box<dyn FnMut(Instant, &str) + Send>>,
+    pub tap: Option<Tap>,
 }
 
 /// How long a dropped engine has after `quit` before it and its group are killed.

@@ -66,7 +66,7 @@ impl EngineProcess {
             let label = Arc::clone(&label);
             Box::new(move |at: Instant, line: &str| {
                 log.write(at, Direction::FromEngine, label.wait(), line.trim_end());
-            }) as Box<dyn FnMut(Instant, &str) + Send>
+            }) as client::Tap
         });
         let process = client::EngineProcess::spawn(
             c,

@@ -282,7 +282,7 @@ impl Report {
             self.done as f64 / secs.max(1e-9),
             self.plies,
             m.limit,
-            m.rules.to_string()
+            m.rules
         );
         let width = m.names.iter().map(|e| e.len()).max().unwrap_or(4).max(4);
         s += &format!(
