@@ -243,32 +243,25 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The engine command of `--engine` (the runner's spec form), or this program itself.
-/// The engine of `gui` and `play`; a bad `--engine` is reported here and gives the exit code.
-fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, ExitCode> {
+/// The engine of `gui` and `play`: `--engine` in the match runner's spec form, or this program
+/// itself; a bad `--engine` is reported here and gives the exit code.
+fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineSpec, ExitCode> {
     engine_of(arg).map_err(|e| {
         eprintln!("error: --engine: {e}");
         ExitCode::from(2)
     })
 }
 
-fn engine_of(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, String> {
+fn engine_of(arg: &EngineArg) -> Result<buffgreen_gui::EngineSpec, String> {
     match &arg.engine {
-        Some(text) => {
-            let spec =
-                buffgreen_tourney::spec::EngineSpec::parse(text, "").map_err(|e| e.to_string())?;
-            Ok(buffgreen_gui::EngineCommand {
-                name: spec.name,
-                program: spec.program,
-                args: spec.args,
-                dir: spec.dir,
-                options: spec.options,
-            })
-        }
+        // The runner's form: a search limit of the engine's own is read and not used here.
+        Some(text) => buffgreen_tourney::spec::EngineSpec::parse(text, "")
+            .map(|spec| spec.command)
+            .map_err(|e| e.to_string()),
         None => {
             let exe =
                 std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-            Ok(buffgreen_gui::EngineCommand {
+            Ok(buffgreen_gui::EngineSpec {
                 name: "buffgreen".to_string(),
                 program: exe.to_string_lossy().into_owned(),
                 ..Default::default()
@@ -312,7 +305,6 @@ fn run_play(a: &PlayArgs) -> ExitCode {
         Ok(e) => e,
         Err(code) => return code,
     };
-    let r = a.rules.rules();
     let level = match (a.nodes, a.movetime, a.elo) {
         (Some(n), _, _) => buffgreen_gui::Level::Nodes(n),
         (_, _, Some(e)) => buffgreen_gui::Level::Elo(e),
@@ -320,12 +312,7 @@ fn run_play(a: &PlayArgs) -> ExitCode {
     };
     let opts = buffgreen_gui::PlayOptions {
         engine,
-        rules: buffgreen_gui::Rules {
-            backward_capture: r.backward_capture,
-            long_kings: r.long_kings,
-            draw_half_moves: r.draw_half_moves,
-            losing: r.losing,
-        },
+        rules: buffgreen_tourney::pdn::rule_set(&a.rules.rules()),
         engine_side: match a.engine_side.as_str() {
             "black" => Some(buffgreen_gui::Side::Black),
             "white" => Some(buffgreen_gui::Side::White),

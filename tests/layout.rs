@@ -1,6 +1,7 @@
 //! The house's structure, checked from the sources: no import circle among the modules of a
-//! crate, the engine library depends on neither the match runner nor the web stack, and every
-//! module map ("Layout:" paragraph) names the files that exist.
+//! crate, the engine library depends on neither the match runner nor the web stack, the
+//! protocol client on no engine library, and every module map ("Layout:" paragraph) names the
+//! files that exist.
 //!
 //! A module's imports are the `crate::` and `super::` paths in its code (comments left out),
 //! each resolved to the deepest module file it names (and a name a module re-exports with
@@ -391,6 +392,25 @@ fn the_engine_library_has_no_import_circle() {
 #[test]
 fn the_match_runner_has_no_import_circle() {
     assert_no_circles("tourney/src");
+}
+
+#[test]
+fn the_protocol_client_and_the_front_ends_have_no_import_circle() {
+    assert_no_circles("client/src");
+    assert_no_circles("gui/src");
+}
+
+/// The protocol client links no engine library: the runner and the front ends share it as
+/// clients of engine processes.
+#[test]
+fn the_protocol_client_does_not_link_the_engine() {
+    let manifest = std::fs::read_to_string(Path::new(ROOT).join("client/Cargo.toml")).unwrap();
+    for banned in ["buffgreen-engine", "buffgreen-tourney", "buffgreen-gui"] {
+        assert!(
+            !manifest.contains(banned),
+            "client/Cargo.toml names {banned}"
+        );
+    }
 }
 
 /// A fresh folder `name` for a made-up crate, with `src/a/` in it.

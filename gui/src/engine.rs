@@ -1,5 +1,7 @@
-//! The engine as a child process that speaks protocol.md: started from an [`EngineCommand`],
-//! read by a thread that hands its lines over a bounded channel, killed when dropped.
+//! The engine as a child process that speaks protocol.md: the protocol client's process
+//! (started from an [`EngineSpec`], read by a thread that hands its lines over a bounded
+//! channel, killed with its process group when dropped), with the `uci` handshake, the
+//! answers to `isready` and the hung-engine watch a front end needs.
 //!
 //! [`Engine::send`] is the one door to the engine: every line any front end writes passes it,
 //! and it refuses a line holding a line break or another control character, so that no text
@@ -7,32 +9,13 @@
 //! page's diagnostics.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::GuiError;
+use buffgreen_client::info::error_text;
+use buffgreen_client::{EngineProcess, EngineSpec, Event, Spawn, Stderr};
 
-/// How to start the engine: from the command line only, never from the page.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EngineCommand {
-    /// The name shown on the page and written in PDN tags.
-    pub name: String,
-    /// The program to run.
-    pub program: String,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// Its working directory, if not ours.
-    pub dir: Option<PathBuf>,
-    /// `setoption` name/value pairs sent after `uciok`, in this order.
-    pub options: Vec<(String, String)>,
-}
+use crate::error::GuiError;
 
-/// The longest engine line kept; the rest of a longer line is dropped (memory stays bounded
-/// whatever the engine writes).
-const MAX_LINE: usize = 64 * 1024;
 /// Engine lines waiting to be read; the reader thread waits when they are not read.
 const QUEUE: usize = 4096;
 /// How long the engine may take to answer `uci`: an engine that never starts is reported
@@ -72,9 +55,7 @@ pub fn now_ms() -> u64 {
 
 /// A running engine.
 pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
     /// The option names the engine announced after `uci`.
     pub option_names: Vec<String>,
     /// The `option` lines it announced, as written.
@@ -88,50 +69,23 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the engine, runs the `uci` handshake, sends the command's options and waits for
+    /// Starts the engine, runs the `uci` handshake, sends the spec's options and waits for
     /// `readyok`. An option the engine refuses is an error.
-    pub fn start(cmd: &EngineCommand) -> Result<Engine, GuiError> {
-        let mut command = Command::new(&cmd.program);
-        command
-            .args(&cmd.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        if let Some(dir) = &cmd.dir {
-            command.current_dir(dir);
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // A group of its own, so that [`Engine`]'s drop ends a wrapper's children too.
-            command.process_group(0);
-        }
-        let mut child = command.spawn().map_err(|e| GuiError::Spawn {
+    pub fn start(cmd: &EngineSpec) -> Result<Engine, GuiError> {
+        let process = EngineProcess::spawn(
+            cmd,
+            Spawn {
+                stderr: Stderr::Inherit,
+                queue: Some(QUEUE),
+                tap: None,
+            },
+        )
+        .map_err(|e| GuiError::Spawn {
             program: cmd.program.clone(),
             source: e,
         })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            return Err(GuiError::Engine("no pipes to the engine".into()));
-        };
-        let (tx, rx) = sync_channel(QUEUE);
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                match read_bounded_line(&mut reader) {
-                    Ok(Some(line)) => {
-                        if tx.send(line).is_err() {
-                            return;
-                        }
-                    }
-                    _ => return,
-                }
-            }
-        });
         let mut engine = Engine {
-            child,
-            stdin,
-            lines: rx,
+            process,
             option_names: Vec::new(),
             option_lines: Vec::new(),
             id_name: String::new(),
@@ -195,11 +149,8 @@ impl Engine {
             return Err(GuiError::ControlCharacter);
         }
         self.note(true, line);
-        let mut bytes = line.as_bytes().to_vec();
-        bytes.push(b'\n');
-        self.stdin
-            .write_all(&bytes)
-            .and_then(|()| self.stdin.flush())
+        self.process
+            .send(line)
             .map_err(|_| GuiError::EngineDied(self.exit_note()))
     }
 
@@ -227,18 +178,16 @@ impl Engine {
         let deadline = Instant::now() + wait;
         loop {
             let wait = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(wait) {
-                Ok(line) => {
+            match self.process.recv_timeout(wait) {
+                Some(Event::Line(line, _)) => {
                     self.note(false, &line);
                     if line == "readyok" && self.pings.pop_front().is_some() {
                         continue;
                     }
                     return Ok(Some(line));
                 }
-                Err(RecvTimeoutError::Timeout) => return Ok(None),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(GuiError::EngineDied(self.exit_note()))
-                }
+                None => return Ok(None),
+                Some(Event::Eof) => return Err(GuiError::EngineDied(self.exit_note())),
             }
         }
     }
@@ -297,35 +246,10 @@ impl Engine {
 
     /// How the engine ended, for the page.
     fn exit_note(&mut self) -> String {
-        match self.child.try_wait() {
-            Ok(Some(status)) => format!("the engine exited ({status})"),
-            _ => "the engine closed its pipes".to_string(),
+        match self.process.exit_status() {
+            Some(status) => format!("the engine exited ({status})"),
+            None => "the engine closed its pipes".to_string(),
         }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        // A well-behaved engine exits at `quit` at once; one that does not is killed, and so
-        // is whatever else runs in its process group (a wrapper script's children).
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        #[cfg(unix)]
-        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: kill(2) with a negative pid signals the process group the engine leads
-            // (started with `process_group(0)`); it touches no memory of ours.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -339,40 +263,4 @@ fn cut(text: &str) -> String {
         end -= 1;
     }
     format!("{}...", &text[..end])
-}
-
-/// The text of an `info string error: ...` line.
-pub fn error_text(line: &str) -> Option<&str> {
-    line.strip_prefix("info string error: ")
-}
-
-/// One line of at most [`MAX_LINE`] bytes (the rest dropped), without its line end; `None` at
-/// the end of the stream.
-fn read_bounded_line(r: &mut impl BufRead) -> std::io::Result<Option<String>> {
-    let mut buf = Vec::new();
-    let n = r
-        .by_ref()
-        .take(MAX_LINE as u64)
-        .read_until(b'\n', &mut buf)?;
-    if n == 0 {
-        return Ok(None);
-    }
-    if buf.last() != Some(&b'\n') && buf.len() == MAX_LINE {
-        // Skip to the end of the over-long line.
-        let mut skip = Vec::new();
-        loop {
-            skip.clear();
-            let m = r
-                .by_ref()
-                .take(MAX_LINE as u64)
-                .read_until(b'\n', &mut skip)?;
-            if m == 0 || skip.last() == Some(&b'\n') {
-                break;
-            }
-        }
-    }
-    while matches!(buf.last(), Some(b'\n' | b'\r')) {
-        buf.pop();
-    }
-    Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
 }

@@ -9,63 +9,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{error_text, Engine, REPLY_TIMEOUT};
-use crate::GuiError;
+use buffgreen_client::info::{bestmove, error_text};
+use buffgreen_client::pdn;
+pub use buffgreen_client::{Rules, START_FEN};
 
-/// The canonical FEN of the start position (protocol.md, FEN).
-pub const START_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
-
-/// The rule options of protocol.md.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// `BackwardCapture`.
-    pub backward_capture: bool,
-    /// `LongKings`.
-    pub long_kings: bool,
-    /// `DrawHalfMoves` (0 = never).
-    pub draw_half_moves: u32,
-    /// `Losing`.
-    pub losing: bool,
-}
-
-impl Default for Rules {
-    fn default() -> Rules {
-        Rules {
-            backward_capture: true,
-            long_kings: true,
-            draw_half_moves: 80,
-            losing: false,
-        }
-    }
-}
-
-impl Rules {
-    /// The `setoption` lines that set these rules.
-    pub fn setoptions(&self) -> Vec<String> {
-        vec![
-            format!(
-                "setoption name BackwardCapture value {}",
-                self.backward_capture
-            ),
-            format!("setoption name LongKings value {}", self.long_kings),
-            format!(
-                "setoption name DrawHalfMoves value {}",
-                self.draw_half_moves
-            ),
-            format!("setoption name Losing value {}", self.losing),
-        ]
-    }
-
-    /// The rules in words, as the match runner's PDN `Variant` tag writes them.
-    pub fn variant(&self) -> &'static str {
-        match (self.backward_capture, self.long_kings) {
-            (false, false) => "English checkers",
-            (true, true) => "Buff and Green checkers",
-            (true, false) => "Buff and Green checkers, short kings",
-            (false, true) => "Buff and Green checkers, men capture forward only",
-        }
-    }
-}
+use crate::engine::{Engine, REPLY_TIMEOUT};
+use crate::error::GuiError;
 
 /// A side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,6 +141,30 @@ impl Record {
     pub fn played(&self) -> &[String] {
         &self.moves[..self.ply]
     }
+
+    /// The moves on the board as one PDN game of `event` between `[white, black]`, in the
+    /// match runner's format (the front ends' games have no date, round or opening).
+    pub fn pdn(
+        &self,
+        event: &str,
+        [white, black]: [&str; 2],
+        result: &str,
+        time_control: String,
+        termination: String,
+    ) -> String {
+        let header = pdn::Header {
+            event,
+            date: "????.??.??",
+            round: 1,
+            white,
+            black,
+            result,
+            time_control,
+            termination,
+            opening: "none",
+        };
+        pdn::write(&header, &self.rules, &self.start, self.played())
+    }
 }
 
 /// Sets the engine to `record` (its rules, then the position) and reads the position back.
@@ -309,7 +282,7 @@ pub fn stop_search(engine: &mut Engine) -> Result<(), GuiError> {
     engine.send("stop")?;
     let deadline = Instant::now() + REPLY_TIMEOUT;
     loop {
-        if engine.recv_until(deadline)?.starts_with("bestmove") {
+        if bestmove(&engine.recv_until(deadline)?).is_some() {
             return Ok(());
         }
     }
@@ -396,99 +369,6 @@ pub fn resolve(typed: &str, legal: &[String]) -> Result<String, String> {
     }
 }
 
-/// One `info` line of a search, as the page shows it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Info {
-    /// `multipv` rank (1 when absent).
-    pub multipv: u32,
-    /// `depth`.
-    pub depth: u32,
-    /// `score cp` value.
-    pub cp: Option<i32>,
-    /// `score mate` value.
-    pub mate: Option<i32>,
-    /// `wdl` per mille.
-    pub wdl: Option<[u32; 3]>,
-    /// `nodes`.
-    pub nodes: u64,
-    /// `nps`.
-    pub nps: u64,
-    /// `tbhits`, when the engine probes tables.
-    pub tbhits: Option<u64>,
-    /// `pv` moves.
-    pub pv: Vec<String>,
-}
-
-impl Info {
-    /// Reads a search `info` line; `None` for other lines (`info string` included).
-    pub fn parse(line: &str) -> Option<Info> {
-        let rest = line.strip_prefix("info ")?;
-        if rest.starts_with("string") {
-            return None;
-        }
-        let mut info = Info {
-            multipv: 1,
-            ..Info::default()
-        };
-        let mut it = rest.split_whitespace();
-        let mut seen_score = false;
-        while let Some(key) = it.next() {
-            let mut num = || it.next().and_then(|v| v.parse::<i64>().ok());
-            match key {
-                "depth" => info.depth = num()? as u32,
-                "multipv" => info.multipv = num()? as u32,
-                "nodes" => info.nodes = num()? as u64,
-                "nps" => info.nps = num()? as u64,
-                "tbhits" => info.tbhits = Some(num()? as u64),
-                "score" => {
-                    seen_score = true;
-                    match it.next()? {
-                        "cp" => info.cp = Some(it.next()?.parse().ok()?),
-                        "mate" => info.mate = Some(it.next()?.parse().ok()?),
-                        _ => return None,
-                    }
-                }
-                "wdl" => {
-                    let mut v = [0; 3];
-                    for x in &mut v {
-                        *x = it.next()?.parse().ok()?;
-                    }
-                    info.wdl = Some(v);
-                }
-                "pv" => {
-                    info.pv = it.by_ref().map(str::to_string).collect();
-                }
-                _ => {
-                    it.next();
-                }
-            }
-        }
-        seen_score.then_some(info)
-    }
-
-    /// The score in words: `+0.35`, `mate in 3`, `TB win in 12 plies`.
-    pub fn score_text(&self) -> String {
-        if let Some(m) = self.mate {
-            return if m > 0 {
-                format!("mate in {m}")
-            } else {
-                format!("mated in {}", -m)
-            };
-        }
-        let cp = self.cp.unwrap_or(0);
-        // protocol.md: evaluations never exceed 1320; beyond 10000 is a tablebase result.
-        if cp > 10000 {
-            format!("TB win in {} plies", 20000 - cp)
-        } else if cp < -10000 {
-            format!("TB loss in {} plies", 20000 + cp)
-        } else if cp == 0 && self.tbhits.is_some() && self.wdl == Some([0, 1000, 0]) {
-            "TB draw".to_string()
-        } else {
-            format!("{:+.2}", cp as f64 / 100.0)
-        }
-    }
-}
-
 /// A search limit for the engine's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -532,8 +412,8 @@ pub fn wait_bestmove(
     let deadline = Instant::now() + limit;
     loop {
         let line = engine.recv_until(deadline)?;
-        if let Some(rest) = line.strip_prefix("bestmove ") {
-            return Ok(rest.split_whitespace().next().unwrap_or("none").to_string());
+        if let Some(mv) = bestmove(&line) {
+            return Ok(if mv.is_empty() { "none" } else { mv }.to_string());
         }
         if let Some(e) = error_text(&line) {
             return Err(GuiError::Engine(e.to_string()));
@@ -576,24 +456,5 @@ mod tests {
             resolve("26x26", &loop2),
             Err("ambiguous move '26x26': it matches 26x17x10x19x26 26x19x10x17x26".to_string())
         );
-    }
-
-    #[test]
-    fn info_lines_parse() {
-        let i = Info::parse(
-            "info depth 6 seldepth 21 multipv 2 score cp 12 wdl 373 289 338 nodes 498113 nps 497615 time 1001 pv 8-11 22-17",
-        )
-        .unwrap();
-        assert_eq!(i.multipv, 2);
-        assert_eq!(i.cp, Some(12));
-        assert_eq!(i.wdl, Some([373, 289, 338]));
-        assert_eq!(i.pv, ["8-11", "22-17"]);
-        assert_eq!(i.score_text(), "+0.12");
-        assert!(Info::parse("info string reused 5 nodes").is_none());
-        let tb = Info::parse(
-            "info depth 1 score cp 19988 wdl 1000 0 0 nodes 5 nps 1 tbhits 9 time 1 pv 1-5",
-        )
-        .unwrap();
-        assert_eq!(tb.score_text(), "TB win in 12 plies");
     }
 }

@@ -7,15 +7,17 @@ use std::io::{BufRead, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::engine::{Engine, EngineCommand};
+use buffgreen_client::EngineSpec;
+
+use crate::engine::Engine;
+use crate::error::GuiError;
 use crate::game::{self, describe, resolve, wait_bestmove, Level, Record, Rules, Side, Snapshot};
-use crate::{pdn, GuiError};
 
 /// A terminal game's settings.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
     /// The engine.
-    pub engine: EngineCommand,
+    pub engine: EngineSpec,
     /// The rules.
     pub rules: Rules,
     /// The side the engine plays, `None` for none (two people at one keyboard).
@@ -212,17 +214,12 @@ fn game_pdn(opts: &PlayOptions, record: &Record, snap: &Snapshot) -> String {
         Some(r) => (snap.pdn_result(), format!("normal: {r}")),
         None => ("*", "unterminated".to_string()),
     };
-    pdn::write(
-        &pdn::Header {
-            event: "buffgreen play",
-            date: "????.??.??",
-            white: name(Side::White),
-            black: name(Side::Black),
-            result,
-            time_control: "-",
-            termination: &termination,
-        },
-        record,
+    record.pdn(
+        "buffgreen play",
+        [name(Side::White), name(Side::Black)],
+        result,
+        "-".to_string(),
+        termination,
     )
 }
 

@@ -10,9 +10,9 @@ use std::time::Duration;
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
-use crate::engine::EngineCommand;
+use crate::error::GuiError;
 use crate::page::{Page, MAX_MESSAGE};
-use crate::GuiError;
+use buffgreen_client::EngineSpec;
 
 /// Where and what to serve.
 #[derive(Clone, Debug)]
@@ -24,7 +24,7 @@ pub struct ServeOptions {
     /// Open the page in the desktop's browser.
     pub open: bool,
     /// The engine each page gets.
-    pub engine: EngineCommand,
+    pub engine: EngineSpec,
 }
 
 /// The page's files, compiled into the binary.
@@ -242,7 +242,7 @@ fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
 
 fn connection(
     mut stream: TcpStream,
-    engine: &EngineCommand,
+    engine: &EngineSpec,
     allowed: &Allowed,
     pages: &AtomicUsize,
 ) -> std::io::Result<()> {
@@ -287,7 +287,7 @@ fn connection(
     }
 }
 
-fn websocket(mut stream: TcpStream, head: &Head, engine: &EngineCommand) -> std::io::Result<()> {
+fn websocket(mut stream: TcpStream, head: &Head, engine: &EngineSpec) -> std::io::Result<()> {
     let origin_ok = match (&head.origin, &head.host) {
         (Some(o), Some(h)) => *o == format!("http://{h}"),
         _ => false,
@@ -363,7 +363,7 @@ mod tests {
             host: "127.0.0.1".into(),
             port: 0,
             open: false,
-            engine: EngineCommand::default(),
+            engine: EngineSpec::default(),
         };
         std::thread::spawn(move || {
             let _ = serve(&opts, |url| {

@@ -7,7 +7,7 @@ use buffgreen::board::{notation, Game, Position, Rules};
 use buffgreen::book::format::{decode, encode, read_from, Entry};
 use buffgreen::book::{child_key, key, BookRules};
 use buffgreen::openings::parse_deck;
-use buffgreen_tourney::pdn::{self, GameHeader};
+use buffgreen_tourney::pdn::{self, GameHeader, Replay};
 use buffgreen_tourney::suite::parse_suite;
 use proptest::prelude::*;
 

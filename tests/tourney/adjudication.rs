@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use buffgreen::board::{fen, Game, Rules};
 use buffgreen::tablebase::{Tablebase, Value};
-use buffgreen_tourney::pdn::{self, PdnGame};
+use buffgreen_tourney::pdn::{self, PdnGame, Replay};
 use buffgreen_tourney::stats::{fmt_err, Record};
 
 use crate::match_support;

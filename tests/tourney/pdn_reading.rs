@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use buffgreen::board::{Position, Rules};
-use buffgreen_tourney::pdn;
+use buffgreen_tourney::pdn::{self, Replay};
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/fake.sh");
@@ -152,7 +152,7 @@ fn a_py_draughts_game_is_read_with_white_first() {
     let p = dir.join("s.pdn").display().to_string();
     assert_eq!(out, format!("{p}: 1 games, 4 plies, all legal\n"));
     let g = &pdn::parse(text).unwrap()[0];
-    assert_eq!(g.rules().unwrap(), Rules::ENGLISH);
+    assert_eq!(g.game_rules().unwrap(), Rules::ENGLISH);
     assert_eq!(
         g.start().unwrap(),
         Position::startpos().with_side_to_move(buffgreen::types::Color::White)

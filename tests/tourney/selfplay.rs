@@ -7,7 +7,7 @@ use std::process::Command;
 use buffgreen::board::{GameResult, Rules};
 use buffgreen::types::Color;
 use buffgreen_testkit::process::outcome;
-use buffgreen_tourney::pdn;
+use buffgreen_tourney::pdn::{self, Replay};
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
 const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/3move.tsv");
@@ -62,7 +62,7 @@ fn check_pdn(path: &std::path::Path, rules: Rules) -> Vec<pdn::PdnGame> {
         ] {
             assert!(g.tag(tag).is_some(), "game {}: no {tag}", i + 1);
         }
-        assert_eq!(g.rules().unwrap(), rules);
+        assert_eq!(g.game_rules().unwrap(), rules);
         let game = g.replay().unwrap();
         assert_eq!(game.moves().len().to_string(), g.tag("PlyCount").unwrap());
         let result = g.tag("Result").unwrap();

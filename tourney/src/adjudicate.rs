@@ -122,7 +122,7 @@ fn centipawns(
 /// The score of an `info` line, in centipawns from the side to move's view (mate scores
 /// mapped beyond any threshold); `None` for other lines.
 pub fn info_score(line: &str) -> Option<i64> {
-    let mut w = super::process::info_after(line, "score")?;
+    let mut w = buffgreen_client::info::info_after(line, "score")?;
     let kind = w.next()?;
     let n: i64 = w.next()?.parse().ok()?;
     match kind {

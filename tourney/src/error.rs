@@ -9,13 +9,8 @@ use super::pdn::{PdnError, PdnFileError};
 #[derive(Debug, Error)]
 pub enum TourneyError {
     /// An `--engine` specification is malformed.
-    #[error("bad engine spec '{spec}': {why}")]
-    Spec {
-        /// The specification text.
-        spec: String,
-        /// What is wrong with it.
-        why: String,
-    },
+    #[error(transparent)]
+    Spec(#[from] buffgreen_client::SpecError),
     /// A time control does not parse.
     #[error("bad time control '{0}': expected moves/seconds+increment or seconds+increment, like 40/60+0.6 or 60+0.6")]
     TimeControl(String),

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::referee::Played;
 use super::schedule::{Job, Match};
 use super::sprt::{elo_under, Decision, Model};
-use super::Summary;
+use super::summary::Summary;
 use buffgreen::board::fen;
 
 /// The record of one finished game.
@@ -18,8 +18,8 @@ pub(super) fn game(m: &Match, job: &Job, p: &Played, opening: &str) -> Value {
         "type": "game",
         "round": job.round,
         "pair": job.pair_no,
-        "white": m.specs[job.white].name,
-        "black": m.specs[job.black].name,
+        "white": m.specs[job.white].name(),
+        "black": m.specs[job.black].name(),
         "result": p.outcome.pdn(),
         "termination": p.termination.kind(),
         "reason": p.termination.describe(&m.cfg.rules),
@@ -50,8 +50,8 @@ pub(super) fn summary(m: &Match, s: &Summary) -> Value {
             // The table's figures: one function for both.
             let (elo, err) = elo_under(&t, m.sprt.as_ref().map(|sp| sp.model));
             json!({
-                "first": m.specs[i].name,
-                "second": m.specs[j].name,
+                "first": m.specs[i].name(),
+                "second": m.specs[j].name(),
                 "wins": t.wins,
                 "draws": t.draws,
                 "losses": t.losses,
@@ -90,7 +90,7 @@ pub(super) fn summary(m: &Match, s: &Summary) -> Value {
         "games": s.games,
         "scheduled": s.scheduled,
         "interrupted": s.interrupted,
-        "engines": m.specs.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
+        "engines": m.specs.iter().map(|e| e.name().to_string()).collect::<Vec<_>>(),
         "limit": m.limits_summary(),
         "rules": m.cfg.rules.to_string(),
         "pairings": pairings,

@@ -10,8 +10,10 @@
 //! an interrupted run, `shard` cuts the schedule into slices and `merge` tallies the games of
 //! several PDN files as one run. `schedule` is the match built from the arguments (engines,
 //! openings, pairings, game order), `ordered` puts finished games back in round order, `json`
-//! writes the JSON Lines record, [`error`] holds the runner's one error type and [`suite`] is
-//! `buffgreen suite`. This file is the front door.
+//! writes the JSON Lines record, `summary` is what a finished match reports, [`error`] holds the
+//! runner's one error type and [`suite`] is `buffgreen suite`. The engine processes, their
+//! replies, engine specs and PDN text are the protocol client's (the client crate), shared with
+//! the front ends. This file is the front door.
 
 pub mod adjudicate;
 mod args;
@@ -34,16 +36,16 @@ pub mod spec;
 pub mod sprt;
 pub mod stats;
 pub mod suite;
+mod summary;
 pub mod tc;
 mod verify;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
 pub use args::{MatchArgs, MatchOptions, Tournament};
 use error::TourneyError;
 use sprt::Decision;
-use stats::Record;
+pub use summary::Summary;
 pub use verify::verify_pdn;
 
 /// Runs a match (or a PDN check); returns the process exit code (docs/match.md, "Exit
@@ -141,25 +143,6 @@ fn say(text: &str) {
 pub(crate) fn note(text: &str) {
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes()).and_then(|_| err.flush());
-}
-
-/// What a finished match reports.
-#[derive(Clone, Debug)]
-pub struct Summary {
-    /// Games played and scored.
-    pub games: usize,
-    /// Games scheduled.
-    pub scheduled: usize,
-    /// Per pairing of engines `(i, j)` (indices in `--engine` order), the results of `i`.
-    pub pairings: Vec<((usize, usize), Record)>,
-    /// How many games ended each way, by [`referee::Termination::kind`].
-    pub terminations: BTreeMap<&'static str, u32>,
-    /// The SPRT decision and the LLR when it was reached.
-    pub decision: Option<(Decision, f64)>,
-    /// The final table as printed on stdout.
-    pub table: String,
-    /// Ctrl-C stopped the match before its end.
-    pub interrupted: bool,
 }
 
 /// Plays a match as `args` say (progress on stderr) and returns its summary.

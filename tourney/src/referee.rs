@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use super::adjudicate::{info_score, Adjudicator, ScoreRules, Verdict};
 use super::error::TourneyError;
 use super::iolog::IoLog;
-use super::process::{first_word, info_after, info_nodes, seed_option_max, EngineProcess, Fault};
+use buffgreen_client::info::{bestmove, first_word, info_after, info_nodes, seed_option_max};
+
+use super::process::{EngineProcess, Fault};
 use super::spec::EngineSpec;
 use super::tc::{Clock, Limit};
 use buffgreen::board::{fen, Game, GameResult, Position, Rules};
@@ -240,7 +242,7 @@ pub fn start_engine(
         let opts = rules_options(&cfg.rules)
             .into_iter()
             .map(|(n, v)| (n.to_string(), v))
-            .chain(spec.options.iter().cloned());
+            .chain(spec.command.options.iter().cloned());
         for (name, value) in opts {
             p.send(&format!("setoption name {name} value {value}"))
                 .map_err(|f| (f, "readyok"))?;
@@ -387,6 +389,7 @@ pub fn play_game(
             continue;
         };
         let own_seed = specs[side.index()]
+            .command
             .options
             .iter()
             .any(|(n, _)| n.eq_ignore_ascii_case("Seed"));
@@ -597,8 +600,7 @@ fn ask_move(
         depth = info_after(l, "depth")
             .and_then(|mut w| w.next()?.parse().ok())
             .or(depth);
-        let mut w = l.split_whitespace();
-        (w.next() == Some("bestmove")).then(|| w.next().unwrap_or("").to_string())
+        bestmove(l).map(str::to_string)
     };
     let deadline = sent + budget;
     let got = loop {

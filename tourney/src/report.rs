@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use indicatif::{FormattedDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::note;
-use super::pdn;
 use super::referee::Played;
 use super::schedule::Job;
 use super::sprt::{elo_under, Decision, Sprt};
@@ -283,7 +282,7 @@ impl Report {
             self.done as f64 / secs.max(1e-9),
             self.plies,
             m.limit,
-            pdn::rules_tag(&m.rules)
+            m.rules
         );
         let width = m.names.iter().map(|e| e.len()).max().unwrap_or(4).max(4);
         s += &format!(

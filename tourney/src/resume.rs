@@ -115,8 +115,8 @@ pub(super) fn finished_games(m: &Match, path: &str) -> Result<Vec<(Job, Played)>
             .filter(|j| m.planned_round(j.round))
             .ok_or_else(|| bad("is not in this run's schedule".to_string()))?;
         let (black, white) = (
-            pdn::tag_value(&m.specs[job.black].name),
-            pdn::tag_value(&m.specs[job.white].name),
+            pdn::tag_value(m.specs[job.black].name()),
+            pdn::tag_value(m.specs[job.white].name()),
         );
         if (black.as_str(), white.as_str()) != (r.black.as_str(), r.white.as_str()) {
             return Err(bad(format!(

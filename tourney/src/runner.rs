@@ -17,7 +17,7 @@ use super::referee::{self, Played};
 use super::report::{Report, Setup};
 use super::resume;
 use super::schedule::{Job, Match};
-use super::Summary;
+use super::summary::Summary;
 
 /// Raised by Ctrl-C (see [`interrupt`]): the match stops, and its table counts the games
 /// finished.
@@ -37,7 +37,7 @@ impl Match {
     /// What the report of this run needs.
     fn report_setup(&self) -> Setup {
         Setup {
-            names: self.specs.iter().map(|s| s.name.clone()).collect(),
+            names: self.specs.iter().map(|s| s.name().to_string()).collect(),
             pairings: self.pairings.clone(),
             sprt: self.sprt,
             limit: self.limits_summary(),

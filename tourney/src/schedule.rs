@@ -253,7 +253,7 @@ impl Match {
 
     /// The limit for the summary: the common one, or each engine's.
     pub(super) fn limits_summary(&self) -> String {
-        let names: Vec<&str> = self.specs.iter().map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> = self.specs.iter().map(EngineSpec::name).collect();
         limits_summary(&names, &self.limits)
     }
 
@@ -263,8 +263,8 @@ impl Match {
                 event: &self.event,
                 date,
                 round: job.round,
-                white: &self.specs[job.white].name,
-                black: &self.specs[job.black].name,
+                white: self.specs[job.white].name(),
+                black: self.specs[job.black].name(),
                 result: p.outcome.pdn(),
                 time_control: self.limit_text(job.black, job.white),
                 termination: p.termination.describe(&self.cfg.rules),

@@ -3,7 +3,7 @@
 use super::error::TourneyError;
 use super::pdn;
 
-/// Replays every game of a PDN file and checks its result ([`pdn::PdnGame::check`]); the
+/// Replays every game of a PDN file and checks its result ([`pdn::Replay::check`]); the
 /// summary line on success, one error for each game that fails otherwise. A file with no game
 /// fails.
 pub fn verify_pdn(path: &str) -> Result<String, TourneyError> {

@@ -1,6 +1,5 @@
-//! Reading commands: the capped line reader ([`LineReader`], also the match runner's reader of
-//! engine output) and the one input loop ([`run`]) both dialects (the protocol and Hub) are
-//! driven by.
+//! Reading commands: the capped line reader ([`LineReader`]) and the one input loop ([`run`])
+//! both dialects (the protocol and Hub) are driven by.
 //!
 //! The loop's reader thread reads lines as they come, whatever the session is doing, and hands
 //! them over in order; the session's thread executes them, or keeps them to run later (behind a

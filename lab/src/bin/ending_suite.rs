@@ -26,7 +26,7 @@ use std::time::Instant;
 use buffgreen::board::{fen, generate_moves, Game, MoveList, Notation, Position, Rules};
 use buffgreen::tablebase::Tablebase;
 use buffgreen_lab::ending::Solver;
-use buffgreen_tourney::pdn;
+use buffgreen_tourney::pdn::{self, Replay};
 
 /// Proves ending positions from games down to the endgame tables and writes the critical ones
 /// as suite lines.
@@ -109,7 +109,7 @@ fn candidates(a: &Args, skip: &HashSet<String>) -> BTreeMap<u32, Vec<Position>> 
             eprintln!("warning: {e}");
         }
         for g in games {
-            match g.rules() {
+            match g.game_rules() {
                 Ok(r) if r == a.rules => {}
                 _ => continue,
             }

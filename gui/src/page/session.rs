@@ -1,32 +1,26 @@
-//! One page's session: its own engine, game and clocks, driven by the page's JSON messages
-//! (docs/gui.md lists them) and by the engine's lines.
+//! One page's session: its own engine, game and clocks, driven by the page's requests
+//! ([`super::message`]; docs/gui.md lists them) and by the engine's lines.
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::engine::{now_ms, Engine, EngineCommand, LogLine, LOG_LINES};
-use crate::game::{
-    self, checked_fen, checked_move, describe, resolve, stop_search, Info, Level, Record, Rules,
-    Side, Snapshot,
+use buffgreen_client::info::{bestmove, error_text};
+use buffgreen_client::{EngineSpec, Info};
+
+use super::message::{
+    Diagnostics, Message, Request, State, TimeControl, MAX_MULTIPV, MAX_VARIATIONS,
 };
-use crate::pdn;
-use crate::GuiError;
+use crate::engine::{now_ms, Engine, LogLine, LOG_LINES};
+use crate::error::GuiError;
+use crate::game::{self, describe, resolve, stop_search, Level, Record, Rules, Side, Snapshot};
 
-/// The longest message the page may send (a pasted PDN game fits many times over).
-pub const MAX_MESSAGE: usize = 256 * 1024;
 /// Analysis lines are sent to the page at most this often.
 const ANALYSIS_EVERY: Duration = Duration::from_millis(150);
-/// The most `MultiPV` lines the page may ask for.
-const MAX_MULTIPV: u64 = 8;
-/// The most moves a game from the page may hold (a `resume`); far beyond any real game.
-const MAX_MOVES: usize = 2000;
 /// Errors kept for the diagnostics.
 const ERRORS_KEPT: usize = 100;
-/// Variations kept (the oldest go first).
-const MAX_VARIATIONS: usize = 32;
 
 /// What the engine is doing for the page.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,19 +34,12 @@ enum Search {
     },
 }
 
-/// A time control: base and increment in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct TimeControl {
-    base: i64,
-    inc: i64,
-}
-
 /// An engine being started on a thread of its own, so that the page is answered meanwhile.
-type Starting = Receiver<Result<Engine, crate::GuiError>>;
+type Starting = Receiver<Result<Engine, crate::error::GuiError>>;
 
 /// A page's session.
 pub struct Page {
-    cmd: EngineCommand,
+    cmd: EngineSpec,
     engine: Option<Engine>,
     starting: Option<Starting>,
     dead: Option<String>,
@@ -78,7 +65,7 @@ pub struct Page {
     /// keeps the moves it replaced here.
     variations: Vec<Vec<String>>,
     last_analysis: Instant,
-    out: Vec<Value>,
+    out: Vec<Message>,
 }
 
 fn idx(side: Side) -> usize {
@@ -95,7 +82,7 @@ fn bad(why: impl Into<String>) -> GuiError {
 impl Page {
     /// Starts the page's engine and shows the start position. An engine that does not start
     /// is reported to the page, which can ask for a restart.
-    pub fn new(cmd: EngineCommand) -> Page {
+    pub fn new(cmd: EngineSpec) -> Page {
         let mut page = Page {
             cmd,
             engine: None,
@@ -129,26 +116,15 @@ impl Page {
         page
     }
 
-    /// Messages for the page since the last call.
+    /// Messages for the page since the last call, as JSON.
     pub fn take_output(&mut self) -> Vec<Value> {
-        std::mem::take(&mut self.out)
+        self.out.drain(..).map(|m| m.to_json()).collect()
     }
 
     /// Handles one text message from the page; a bad one gets an error reply and changes
     /// nothing.
     pub fn handle(&mut self, text: &str) {
-        let result = if text.len() > MAX_MESSAGE {
-            Err(bad(format!(
-                "message too long: {} bytes, at most {MAX_MESSAGE}",
-                text.len()
-            )))
-        } else {
-            match serde_json::from_str::<Value>(text) {
-                Ok(v) => self.dispatch(&v),
-                Err(e) => Err(bad(format!("not JSON: {e}"))),
-            }
-        };
-        if let Err(e) = result {
+        if let Err(e) = Request::parse(text).and_then(|r| self.dispatch(r)) {
             self.fail(e);
         }
     }
@@ -166,7 +142,7 @@ impl Page {
             e => {
                 let text = e.to_string();
                 self.note_error(&text);
-                self.out.push(json!({"type": "error", "message": text}));
+                self.out.push(Message::Error(text));
             }
         }
     }
@@ -186,8 +162,7 @@ impl Page {
         self.search = Search::Idle;
         self.dead = Some(msg.clone());
         self.note_error(&msg);
-        self.out
-            .push(json!({"type": "engine_dead", "message": msg}));
+        self.out.push(Message::EngineDead(msg));
         self.push_state();
     }
 
@@ -204,57 +179,43 @@ impl Page {
     }
 
     /// The diagnostics: the engine, its options, the protocol lines both ways, the errors.
-    fn diagnostics(&mut self) -> Value {
+    fn diagnostics(&mut self) -> Diagnostics {
         self.drain_log();
-        let lines: Vec<Value> = self
-            .log
-            .iter()
-            .map(|l| json!({"t": l.at_ms, "dir": if l.to_engine { "out" } else { "in" }, "text": l.text}))
-            .collect();
-        let errors: Vec<Value> = self
-            .errors
-            .iter()
-            .map(|(t, text)| json!({"t": t, "text": text}))
-            .collect();
         let mut command = vec![self.cmd.program.clone()];
         command.extend(self.cmd.args.iter().cloned());
-        json!({
-            "type": "diagnostics",
-            "engine": self.cmd.name,
-            "id": self.id_name,
-            "command": command,
-            "options": self.cmd.options.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>(),
-            "announced": self.announced,
-            "state": if self.engine.is_some() { "running" } else if self.starting.is_some() { "starting" } else { "dead" },
-            "dead": self.dead,
-            "lines": lines,
-            "errors": errors,
-        })
+        Diagnostics {
+            engine: self.cmd.name.clone(),
+            id: self.id_name.clone(),
+            command,
+            options: self
+                .cmd
+                .options
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect(),
+            announced: self.announced.clone(),
+            state: if self.engine.is_some() {
+                "running"
+            } else if self.starting.is_some() {
+                "starting"
+            } else {
+                "dead"
+            },
+            dead: self.dead.clone(),
+            lines: self.log.iter().cloned().collect(),
+            errors: self.errors.iter().cloned().collect(),
+        }
     }
 
-    fn dispatch(&mut self, v: &Value) -> Result<(), GuiError> {
-        let kind = v
-            .get("type")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad("no \"type\" string"))?;
-        match kind {
-            "restart" => {
-                self.restart();
-                return Ok(());
-            }
-            "pdn_export" => {
-                self.out.push(json!({"type": "pdn", "text": self.pdn()}));
-                return Ok(());
-            }
-            "diagnostics" => {
-                let d = self.diagnostics();
-                self.out.push(d);
-                return Ok(());
-            }
-            _ => {}
+    fn dispatch(&mut self, request: Request) -> Result<(), GuiError> {
+        // These three need no engine and move nothing on the board.
+        let aside = matches!(
+            request,
+            Request::Restart | Request::PdnExport | Request::Diagnostics
+        );
+        if aside {
+            return self.apply(request);
         }
-        // Everything checked before anything changes.
-        let op = Op::parse(kind, v)?;
         if self.engine.is_none() {
             return Err(GuiError::Engine(match (&self.starting, &self.dead) {
                 (Some(_), _) => "the engine is starting; try again in a moment".to_string(),
@@ -264,7 +225,7 @@ impl Page {
                 ),
             }));
         }
-        self.apply(op)?;
+        self.apply(request)?;
         self.settle()
     }
 
@@ -278,9 +239,22 @@ impl Page {
         Ok(())
     }
 
-    fn apply(&mut self, op: Op) -> Result<(), GuiError> {
-        match op {
-            Op::New {
+    fn apply(&mut self, request: Request) -> Result<(), GuiError> {
+        match request {
+            Request::Restart => {
+                self.restart();
+                Ok(())
+            }
+            Request::PdnExport => {
+                self.out.push(Message::Pdn(self.pdn()));
+                Ok(())
+            }
+            Request::Diagnostics => {
+                let d = self.diagnostics();
+                self.out.push(Message::Diagnostics(Box::new(d)));
+                Ok(())
+            }
+            Request::New {
                 rules,
                 sides,
                 level,
@@ -302,7 +276,7 @@ impl Page {
                 self.push_state();
                 Ok(())
             }
-            Op::Move(typed) => {
+            Request::Move(typed) => {
                 if self.snap.result != "ongoing" || self.forfeit.is_some() {
                     return Err(GuiError::Refused("the game is over".into()));
                 }
@@ -317,17 +291,17 @@ impl Page {
                 }
                 Ok(())
             }
-            Op::Undo => self.navigate(-1, 0),
-            Op::Redo => self.navigate(1, 0),
-            Op::Jump(ply) => self.navigate(0, ply),
-            Op::Fen(fen) => {
+            Request::Undo => self.navigate(-1, 0),
+            Request::Redo => self.navigate(1, 0),
+            Request::Jump(ply) => self.navigate(0, ply),
+            Request::Fen(fen) => {
                 self.halt()?;
                 self.load(Record::new(self.record.rules, fen))?;
                 self.reset_game();
                 self.push_state();
                 Ok(())
             }
-            Op::Import(record) => {
+            Request::Import(record) => {
                 self.halt()?;
                 let record = self.long_captures(record)?;
                 self.load(record)
@@ -337,7 +311,7 @@ impl Page {
                 self.push_state();
                 Ok(())
             }
-            Op::Resume {
+            Request::Resume {
                 record,
                 sides,
                 level,
@@ -349,11 +323,11 @@ impl Page {
                 self.push_state();
                 Ok(())
             }
-            Op::Analyse(multipv) => {
+            Request::Analyse(multipv) => {
                 self.halt()?;
                 self.analyse(Some(multipv))
             }
-            Op::Stop => {
+            Request::Stop => {
                 match self.search {
                     Search::Analysis { .. } => {
                         self.halt()?;
@@ -365,16 +339,16 @@ impl Page {
                 }
                 Ok(())
             }
-            Op::Go => {
+            Request::Go => {
                 self.halt()?;
                 self.engine_move()
             }
-            Op::Sides(sides) => {
+            Request::Sides(sides) => {
                 self.sides = sides;
                 self.push_state();
                 Ok(())
             }
-            Op::Variation(i) => self.switch_variation(i),
+            Request::Variation(i) => self.switch_variation(i),
         }
     }
 
@@ -412,8 +386,7 @@ impl Page {
                 self.dead = None;
                 self.id_name = e.id_name.clone();
                 self.announced = e.option_lines.clone();
-                self.out
-                    .push(json!({"type": "hello", "engine": e.id_name.clone()}));
+                self.out.push(Message::Hello(e.id_name.clone()));
                 self.engine = Some(e);
                 let record = self.record.clone();
                 let loaded = self.load(record).and_then(|()| {
@@ -692,8 +665,10 @@ impl Page {
         if let Search::Analysis { lines } = &self.search {
             if !lines.is_empty() && self.last_analysis.elapsed() >= ANALYSIS_EVERY {
                 self.last_analysis = Instant::now();
-                let msg = analysis_json(lines, self.snap.turn);
-                self.out.push(msg);
+                self.out.push(Message::Analysis {
+                    turn: self.snap.turn,
+                    lines: lines.clone(),
+                });
             }
         }
         Ok(())
@@ -716,11 +691,10 @@ impl Page {
             }
             return Ok(());
         }
-        if let Some(rest) = line.strip_prefix("bestmove ") {
+        if let Some(mv) = bestmove(line) {
             if self.search == Search::Move {
                 self.search = Search::Idle;
-                let mv = rest.split_whitespace().next().unwrap_or("none");
-                if mv != "none" && self.forfeit.is_none() {
+                if !mv.is_empty() && mv != "none" && self.forfeit.is_none() {
                     let mv = resolve(mv, &self.snap.legal).map_err(|e| {
                         GuiError::Engine(format!("the engine played a bad move: {e}"))
                     })?;
@@ -730,10 +704,10 @@ impl Page {
                     self.push_state();
                 }
             }
-        } else if let Some(e) = crate::engine::error_text(line) {
+        } else if let Some(e) = error_text(line) {
             let text = format!("engine: {e}");
             self.note_error(&text);
-            self.out.push(json!({"type": "error", "message": text}));
+            self.out.push(Message::Error(text));
         }
         Ok(())
     }
@@ -750,13 +724,7 @@ impl Page {
                 self.snap.end_reason(&self.record.rules),
             ),
         };
-        let r = &self.record.rules;
-        let level = match self.level {
-            Level::Nodes(n) => json!({"kind": "nodes", "value": n}),
-            Level::Movetime(n) => json!({"kind": "movetime", "value": n}),
-            Level::Elo(n) => json!({"kind": "elo", "value": n}),
-        };
-        let running = (self.tc.is_some() && result == "ongoing").then(|| self.snap.turn.name());
+        let running = (self.tc.is_some() && result == "ongoing").then_some(self.snap.turn);
         // Why nobody moves although the engine plays the side to move: the user looks back.
         let waiting = (result == "ongoing"
             && self.engine.is_some()
@@ -764,34 +732,38 @@ impl Page {
             && self.sides[idx(self.snap.turn)]
             && self.record.ply < self.record.moves.len())
         .then_some("the engine plays this side: \"Engine move\" plays on from here (the later moves are dropped), \">|\" goes back to the end");
-        self.out.push(json!({
-            "type": "state",
-            "fen": self.snap.fen,
-            "start": self.record.start,
-            "turn": self.snap.turn.name(),
-            "result": result,
-            "reason": reason,
-            "halfmoves": self.snap.clock,
-            "legal": self.snap.legal,
-            "moves": self.record.moves,
-            // Each variation from where it leaves the game's line: that ply and its moves.
-            "variations": self.variations.iter().enumerate().map(|(i, line)| {
+        let variations = self
+            .variations
+            .iter()
+            .enumerate()
+            .map(|(i, line)| {
                 let ply = common(line, &self.record.moves);
-                json!({"index": i, "ply": ply, "moves": line[ply..]})
-            }).collect::<Vec<_>>(),
-            "ply": self.record.ply,
-            "rules": {"backwardCapture": r.backward_capture, "longKings": r.long_kings,
-                      "drawHalfMoves": r.draw_half_moves, "losing": r.losing},
-            "sides": {"black": self.sides[0], "white": self.sides[1]},
-            "level": level,
-            "thinking": self.search == Search::Move,
-            "analysing": matches!(self.search, Search::Analysis { .. }),
-            "clocks": self.tc.map(|_| json!({"black": remaining[0], "white": remaining[1], "running": running})),
-            "engine": self.cmd.name,
-            "dead": self.dead,
-            "starting": self.starting.is_some(),
-            "waiting": waiting,
-        }));
+                (i, ply, line[ply..].to_vec())
+            })
+            .collect();
+        let state = State {
+            fen: self.snap.fen.clone(),
+            start: self.record.start.clone(),
+            turn: self.snap.turn,
+            result,
+            reason,
+            halfmoves: self.snap.clock,
+            legal: self.snap.legal.clone(),
+            moves: self.record.moves.clone(),
+            variations,
+            ply: self.record.ply,
+            rules: self.record.rules,
+            sides: self.sides,
+            level: self.level,
+            thinking: self.search == Search::Move,
+            analysing: matches!(self.search, Search::Analysis { .. }),
+            clocks: self.tc.map(|_| (remaining, running)),
+            engine: self.cmd.name.clone(),
+            dead: self.dead.clone(),
+            starting: self.starting.is_some(),
+            waiting,
+        };
+        self.out.push(Message::State(Box::new(state)));
     }
 
     /// The game on the board as PDN in the match runner's format.
@@ -817,17 +789,12 @@ impl Page {
             || "-".to_string(),
             |tc| format!("{}+{}", tc.base as f64 / 1000.0, tc.inc as f64 / 1000.0),
         );
-        pdn::write(
-            &pdn::Header {
-                event: "buffgreen gui",
-                date: "????.??.??",
-                white: name(self.sides[1]),
-                black: name(self.sides[0]),
-                result,
-                time_control: &tc,
-                termination: &termination,
-            },
-            &self.record,
+        self.record.pdn(
+            "buffgreen gui",
+            [name(self.sides[1]), name(self.sides[0])],
+            result,
+            tc,
+            termination,
         )
     }
 }
@@ -835,218 +802,4 @@ impl Page {
 /// How many first moves two lines share.
 fn common(a: &[String], b: &[String]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
-}
-
-/// The analysis message: lines best first, scores from the side to move's view.
-fn analysis_json(lines: &[Info], turn: Side) -> Value {
-    let lines: Vec<Value> = lines
-        .iter()
-        .filter(|i| i.depth > 0 || !i.pv.is_empty())
-        .map(|i| {
-            json!({
-                "multipv": i.multipv,
-                "depth": i.depth,
-                "score": i.score_text(),
-                "cp": i.cp,
-                "mate": i.mate,
-                "wdl": i.wdl,
-                "nodes": i.nodes,
-                "nps": i.nps,
-                "tbhits": i.tbhits,
-                "pv": i.pv,
-            })
-        })
-        .collect();
-    json!({"type": "analysis", "turn": turn.name(), "lines": lines})
-}
-
-/// A page request, checked whole before anything is done.
-enum Op {
-    New {
-        rules: Rules,
-        sides: [bool; 2],
-        level: Level,
-        tc: Option<TimeControl>,
-        fen: Option<String>,
-    },
-    Move(String),
-    Undo,
-    Redo,
-    Jump(usize),
-    Fen(String),
-    Import(Record),
-    Resume {
-        record: Record,
-        sides: [bool; 2],
-        level: Level,
-    },
-    Analyse(u64),
-    Stop,
-    Go,
-    Sides([bool; 2]),
-    Variation(usize),
-}
-
-fn get<'a>(v: &'a Value, key: &str) -> Result<&'a Value, GuiError> {
-    v.get(key).ok_or_else(|| bad(format!("missing \"{key}\"")))
-}
-
-fn get_bool(v: &Value, key: &str) -> Result<bool, GuiError> {
-    get(v, key)?
-        .as_bool()
-        .ok_or_else(|| bad(format!("\"{key}\" must be true or false")))
-}
-
-fn get_u64(v: &Value, key: &str, lo: u64, hi: u64) -> Result<u64, GuiError> {
-    get(v, key)?
-        .as_u64()
-        .filter(|n| (lo..=hi).contains(n))
-        .ok_or_else(|| bad(format!("\"{key}\" must be an integer from {lo} to {hi}")))
-}
-
-fn get_str(v: &Value, key: &str, max: usize) -> Result<String, GuiError> {
-    let s = get(v, key)?
-        .as_str()
-        .ok_or_else(|| bad(format!("\"{key}\" must be a string")))?;
-    if s.len() > max || (max < 1024 && s.contains(['\n', '\r'])) {
-        return Err(bad(format!("\"{key}\" is too long or holds a line break")));
-    }
-    Ok(s.to_string())
-}
-
-fn sides(v: &Value) -> Result<[bool; 2], GuiError> {
-    Ok([get_bool(v, "black")?, get_bool(v, "white")?])
-}
-
-/// The highest `DrawHalfMoves` a game from the page or a file may set.
-const MAX_DRAW_HALF_MOVES: u32 = 1000;
-
-fn rules_of(r: &Value) -> Result<Rules, GuiError> {
-    Ok(Rules {
-        backward_capture: get_bool(r, "backwardCapture")?,
-        long_kings: get_bool(r, "longKings")?,
-        draw_half_moves: get_u64(r, "drawHalfMoves", 0, MAX_DRAW_HALF_MOVES.into())? as u32,
-        losing: get_bool(r, "losing")?,
-    })
-}
-
-fn level_of(l: &Value) -> Result<Level, GuiError> {
-    Ok(match get_str(l, "kind", 16)?.as_str() {
-        "nodes" => Level::Nodes(get_u64(l, "value", 1, 1_000_000_000)?),
-        "movetime" => Level::Movetime(get_u64(l, "value", 1, 3_600_000)?),
-        "elo" => Level::Elo(get_u64(l, "value", 800, 2000)? as u32),
-        k => return Err(bad(format!("unknown level kind '{k}'"))),
-    })
-}
-
-/// A game for the engine from a start FEN and move texts that are not the engine's own: each
-/// passes [`checked_fen`] or [`checked_move`] (the one check of everything that reaches the
-/// engine from the page, a pasted PDN or a saved game), short and algebraic moves are written
-/// in long numeric form later, as the engine checks them.
-fn checked_record(
-    rules: Rules,
-    fen: Option<&str>,
-    moves: &[String],
-    ply: Option<usize>,
-) -> Result<Record, String> {
-    if moves.len() > MAX_MOVES {
-        return Err(format!("{} moves, at most {MAX_MOVES}", moves.len()));
-    }
-    if rules.draw_half_moves > MAX_DRAW_HALF_MOVES {
-        return Err(format!(
-            "DrawHalfMoves {} is above {MAX_DRAW_HALF_MOVES}",
-            rules.draw_half_moves
-        ));
-    }
-    let start = match fen {
-        Some(f) => checked_fen(f)?,
-        None => game::START_FEN.to_string(),
-    };
-    let mut record = Record::new(rules, start);
-    record.moves = moves
-        .iter()
-        .map(|m| checked_move(m).map(|m| game::to_numeric(&m)))
-        .collect::<Result<_, _>>()?;
-    record.ply = ply.unwrap_or(record.moves.len());
-    if record.ply > record.moves.len() {
-        return Err(format!(
-            "ply {} beyond {} moves",
-            record.ply,
-            record.moves.len()
-        ));
-    }
-    Ok(record)
-}
-
-impl Op {
-    fn parse(kind: &str, v: &Value) -> Result<Op, GuiError> {
-        Ok(match kind {
-            "new" => {
-                let rules = rules_of(get(v, "rules")?)?;
-                let level = level_of(get(v, "level")?)?;
-                let tc = match v.get("clock") {
-                    None | Some(Value::Null) => None,
-                    Some(c) => Some(TimeControl {
-                        base: get_u64(c, "baseMs", 1000, 36_000_000)? as i64,
-                        inc: get_u64(c, "incMs", 0, 600_000)? as i64,
-                    }),
-                };
-                let fen = match v.get("fen") {
-                    None | Some(Value::Null) => None,
-                    Some(_) => Some(fen_value(v)?),
-                };
-                Op::New {
-                    rules,
-                    sides: sides(get(v, "engine")?)?,
-                    level,
-                    tc,
-                    fen,
-                }
-            }
-            "move" => Op::Move(get_str(v, "move", 200)?),
-            "undo" => Op::Undo,
-            "redo" => Op::Redo,
-            "jump" => Op::Jump(get_u64(v, "ply", 0, 1_000_000)? as usize),
-            "fen" => Op::Fen(fen_value(v)?),
-            "pdn_import" => {
-                let text = get_str(v, "text", MAX_MESSAGE)?;
-                let refused = |e: String| GuiError::Refused(format!("PDN import: {e}"));
-                let game = pdn::read(&text).map_err(refused)?;
-                Op::Import(
-                    checked_record(game.rules, game.fen.as_deref(), &game.moves, None)
-                        .map_err(refused)?,
-                )
-            }
-            "resume" => {
-                let moves = get(v, "moves")?
-                    .as_array()
-                    .ok_or_else(|| bad("\"moves\" must be a list"))?
-                    .iter()
-                    .map(|m| m.as_str().map(str::to_string))
-                    .collect::<Option<Vec<String>>>()
-                    .ok_or_else(|| bad("\"moves\" must be a list of strings"))?;
-                let ply = get_u64(v, "ply", 0, MAX_MOVES as u64)? as usize;
-                let start = get_str(v, "start", 400)?;
-                let record =
-                    checked_record(rules_of(get(v, "rules")?)?, Some(&start), &moves, Some(ply))
-                        .map_err(bad)?;
-                Op::Resume {
-                    record,
-                    sides: sides(get(v, "engine")?)?,
-                    level: level_of(get(v, "level")?)?,
-                }
-            }
-            "analyse" => Op::Analyse(get_u64(v, "multipv", 1, MAX_MULTIPV)?),
-            "stop" => Op::Stop,
-            "go" => Op::Go,
-            "variation" => Op::Variation(get_u64(v, "index", 0, MAX_VARIATIONS as u64)? as usize),
-            "sides" => Op::Sides(sides(v)?),
-            k => return Err(bad(format!("unknown type '{k}'"))),
-        })
-    }
-}
-
-/// A FEN from the page, through [`checked_fen`].
-fn fen_value(v: &Value) -> Result<String, GuiError> {
-    checked_fen(&get_str(v, "fen", 400)?).map_err(|e| bad(format!("\"fen\": {e}")))
 }
