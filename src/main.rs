@@ -1,5 +1,5 @@
 //! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench`, `match`,
-//! `suite`, `tb` and `book`.
+//! `suite`, `tb`, `book`, `gui` and `play`.
 
 use std::io::BufReader;
 use std::process::ExitCode;
@@ -13,6 +13,10 @@ use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
 use buffgreen::protocol::{output, Output};
 use buffgreen::search::SearchConfig;
 use buffgreen::tools::{bench, perft};
+use buffgreen_tourney::spec::EngineSpec;
+
+/// The exit status of a command that could not be done (docs/match.md, "Exit status").
+const EXIT_ERROR: u8 = 2;
 
 /// Buff and Green checkers engine (English checkers too). With no subcommand it starts the
 /// UCI-like protocol on stdin/stdout (see protocol.md).
@@ -185,7 +189,7 @@ fn run_perft(a: &PerftArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: bad FEN: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_ERROR);
         }
     };
     let rules = a.rules.rules();
@@ -198,7 +202,7 @@ fn run_perft(a: &PerftArgs) -> ExitCode {
         Some(Ok(t)) => Some(t),
         Some(Err(e)) => {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_ERROR);
         }
     };
     let start = Instant::now();
@@ -229,7 +233,7 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
             Ok(pos) => positions.push(pos),
             Err(e) => {
                 eprintln!("error: --fen '{text}': {e}");
-                return ExitCode::from(2);
+                return ExitCode::from(EXIT_ERROR);
             }
         }
     }
@@ -243,38 +247,42 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The engine command of `--engine` (the runner's spec form), or this program itself.
 /// The engine of `gui` and `play`; a bad `--engine` is reported here and gives the exit code.
 fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, ExitCode> {
-    engine_of(arg).map_err(|e| {
-        eprintln!("error: --engine: {e}");
-        ExitCode::from(2)
-    })
+    engine_spec(arg).map(command_of)
 }
 
-fn engine_of(arg: &EngineArg) -> Result<buffgreen_gui::EngineCommand, String> {
-    match &arg.engine {
-        Some(text) => {
-            let spec =
-                buffgreen_tourney::spec::EngineSpec::parse(text, "").map_err(|e| e.to_string())?;
-            Ok(buffgreen_gui::EngineCommand {
-                name: spec.name,
-                program: spec.program,
-                args: spec.args,
-                dir: spec.dir,
-                options: spec.options,
-            })
-        }
-        None => {
-            let exe =
-                std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-            Ok(buffgreen_gui::EngineCommand {
+/// The front ends' form of an engine spec (they have no search limit of their own).
+fn command_of(spec: EngineSpec) -> buffgreen_gui::EngineCommand {
+    buffgreen_gui::EngineCommand {
+        name: spec.name,
+        program: spec.program,
+        args: spec.args,
+        dir: spec.dir,
+        options: spec.options,
+    }
+}
+
+/// The engine of `--engine` (the runner's spec form), or this program itself; a bad one is
+/// reported here and gives the exit code.
+fn engine_spec(arg: &EngineArg) -> Result<EngineSpec, ExitCode> {
+    let spec = match &arg.engine {
+        Some(text) => EngineSpec::parse(text, "").map_err(|e| e.to_string()),
+        None => std::env::current_exe()
+            .map_err(|e| format!("cannot find this program: {e}"))
+            .map(|exe| EngineSpec {
                 name: "buffgreen".to_string(),
                 program: exe.to_string_lossy().into_owned(),
-                ..Default::default()
-            })
-        }
-    }
+                args: Vec::new(),
+                dir: None,
+                options: Vec::new(),
+                limit: None,
+            }),
+    };
+    spec.map_err(|e| {
+        eprintln!("error: --engine: {e}");
+        ExitCode::from(EXIT_ERROR)
+    })
 }
 
 fn run_gui(a: &GuiArgs) -> ExitCode {
@@ -302,16 +310,23 @@ fn run_gui(a: &GuiArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(1)
+            ExitCode::from(EXIT_ERROR)
         }
     }
 }
 
 fn run_play(a: &PlayArgs) -> ExitCode {
-    let engine = match engine_command(&a.engine) {
-        Ok(e) => e,
+    let spec = match engine_spec(&a.engine) {
+        Ok(s) => s,
         Err(code) => return code,
     };
+    // The game is appended to --pdn: never to what the engine reads nor to another kind of
+    // file (as a match's --pdn).
+    if let Err(e) = buffgreen_tourney::check_pdn("--pdn", &a.pdn.to_string_lossy(), &spec) {
+        eprintln!("error: {e}");
+        return ExitCode::from(EXIT_ERROR);
+    }
+    let engine = command_of(spec);
     let r = a.rules.rules();
     let level = match (a.nodes, a.movetime, a.elo) {
         (Some(n), _, _) => buffgreen_gui::Level::Nodes(n),
@@ -337,10 +352,12 @@ fn run_play(a: &PlayArgs) -> ExitCode {
     };
     let stdin = std::io::stdin();
     match buffgreen_gui::play(&opts, stdin.lock(), std::io::stdout()) {
-        Ok(()) => ExitCode::SUCCESS,
+        // The game is safe, but not in the file asked for: the command was not done as asked.
+        Ok(saved) if saved.fell_back => ExitCode::from(EXIT_ERROR),
+        Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(1)
+            ExitCode::from(EXIT_ERROR)
         }
     }
 }

@@ -13,7 +13,7 @@ pub mod server;
 
 pub use engine::EngineCommand;
 pub use game::{Level, Rules, Side};
-pub use play::{play, PlayOptions};
+pub use play::{fallback_path, play, PlayOptions, Saved};
 pub use server::{page_bytes, serve, ServeOptions};
 
 /// What can go wrong in a front end.

@@ -39,6 +39,7 @@ use std::io::Write;
 
 pub use args::{MatchArgs, MatchOptions, Tournament};
 use error::TourneyError;
+pub use outputs::check_pdn;
 use sprt::Decision;
 use stats::Record;
 pub use verify::verify_pdn;
