@@ -33,8 +33,13 @@ pub struct EngineCommand {
 /// The longest engine line kept; the rest of a longer line is dropped (memory stays bounded
 /// whatever the engine writes).
 const MAX_LINE: usize = 64 * 1024;
-/// Engine lines waiting to be read; the reader thread waits when they are not read.
-const QUEUE: usize = 4096;
+/// Engine lines waiting to be read; the reader thread (and so the engine) waits when they
+/// are not read. With [`MAX_LINE`] it bounds what an engine that floods its output costs a
+/// page ([`MAX_QUEUED_BYTES`]); the page reads them every few milliseconds, so a burst only
+/// makes the engine wait a moment.
+const QUEUE: usize = 256;
+/// The most bytes of engine output one page holds in its queue.
+pub const MAX_QUEUED_BYTES: usize = QUEUE * MAX_LINE;
 /// How long the engine may take to answer `uci`: an engine that never starts is reported
 /// within seconds rather than leaving the page waiting.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
