@@ -9,8 +9,12 @@ Prints median, p99 and max in milliseconds. Targets: both under 5 ms.
 With --hub the same over the Hub protocol (`buffgreen hub`): `ping` -> `pong` while
 `level infinite` + `go think` runs, and `stop` -> `done`.
 
+With --gap the `isready` trials are that many ms apart and start after --warm ms of search,
+as a GUI asks now and then during a long search (with many more threads than cores, the
+search threads' turns on the cores show there, not in back-to-back trials).
+
 Usage: lab/latency.py [--engine target/release/buffgreen] [--trials 1000] [--think 20]
-                          [--threads 1] [--hash 64] [--hub]
+                          [--threads 1] [--hash 64] [--hub] [--gap 0] [--warm 0]
 Build first: cargo build --release
 """
 
@@ -28,6 +32,8 @@ def main():
     ap.add_argument("--think", type=float, default=20.0, help="ms of search before each stop")
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--hub", action="store_true", help="speak the Hub protocol (buffgreen hub)")
+    ap.add_argument("--gap", type=float, default=0.0, help="ms between the isready trials")
+    ap.add_argument("--warm", type=float, default=0.0, help="ms of search before them")
     args = ap.parse_args()
 
     if args.hub:
@@ -59,8 +65,10 @@ def main():
     for line in go:
         e.send(line)
     sync()  # the search thread is up
+    time.sleep(args.warm / 1000.0)
     ready = []
     for _ in range(args.trials):
+        time.sleep(args.gap / 1000.0)
         t0 = e.send(ping)
         t1, _ = e.wait_for(lambda l: l == pong)
         ready.append((t1 - t0) * 1000.0)

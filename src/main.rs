@@ -1,5 +1,5 @@
 //! The `buffgreen` binary: the protocol loop by default, plus `perft`, `bench`, `match`,
-//! `suite`, `tb` and `book`.
+//! `suite`, `tb`, `book`, `gui` and `play`.
 
 use std::io::BufReader;
 use std::process::ExitCode;
@@ -13,6 +13,10 @@ use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
 use buffgreen::protocol::{output, Output};
 use buffgreen::search::SearchConfig;
 use buffgreen::tools::{bench, perft};
+use buffgreen_tourney::spec::EngineSpec;
+
+/// The exit status of a command that could not be done (docs/match.md, "Exit status").
+const EXIT_ERROR: u8 = 2;
 
 /// Buff and Green checkers engine (English checkers too). With no subcommand it starts the
 /// UCI-like protocol on stdin/stdout (see protocol.md).
@@ -185,7 +189,7 @@ fn run_perft(a: &PerftArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: bad FEN: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_ERROR);
         }
     };
     let rules = a.rules.rules();
@@ -198,7 +202,7 @@ fn run_perft(a: &PerftArgs) -> ExitCode {
         Some(Ok(t)) => Some(t),
         Some(Err(e)) => {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_ERROR);
         }
     };
     let start = Instant::now();
@@ -229,7 +233,7 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
             Ok(pos) => positions.push(pos),
             Err(e) => {
                 eprintln!("error: --fen '{text}': {e}");
-                return ExitCode::from(2);
+                return ExitCode::from(EXIT_ERROR);
             }
         }
     }
@@ -248,14 +252,14 @@ fn run_bench(a: &BenchArgs) -> ExitCode {
 fn engine_command(arg: &EngineArg) -> Result<buffgreen_gui::EngineSpec, ExitCode> {
     engine_of(arg).map_err(|e| {
         eprintln!("error: --engine: {e}");
-        ExitCode::from(2)
+        ExitCode::from(EXIT_ERROR)
     })
 }
 
 fn engine_of(arg: &EngineArg) -> Result<buffgreen_gui::EngineSpec, String> {
     match &arg.engine {
         // The runner's form: a search limit of the engine's own is read and not used here.
-        Some(text) => buffgreen_tourney::spec::EngineSpec::parse(text, "")
+        Some(text) => EngineSpec::parse(text, "")
             .map(|spec| spec.command)
             .map_err(|e| e.to_string()),
         None => {
@@ -295,7 +299,7 @@ fn run_gui(a: &GuiArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(1)
+            ExitCode::from(EXIT_ERROR)
         }
     }
 }
@@ -305,6 +309,16 @@ fn run_play(a: &PlayArgs) -> ExitCode {
         Ok(e) => e,
         Err(code) => return code,
     };
+    // The game is appended to --pdn: never to what the engine reads nor to another kind of
+    // file (as a match's --pdn).
+    let checked = EngineSpec {
+        command: engine.clone(),
+        limit: None,
+    };
+    if let Err(e) = buffgreen_tourney::check_pdn("--pdn", &a.pdn.to_string_lossy(), &checked) {
+        eprintln!("error: {e}");
+        return ExitCode::from(EXIT_ERROR);
+    }
     let level = match (a.nodes, a.movetime, a.elo) {
         (Some(n), _, _) => buffgreen_gui::Level::Nodes(n),
         (_, _, Some(e)) => buffgreen_gui::Level::Elo(e),
@@ -324,10 +338,12 @@ fn run_play(a: &PlayArgs) -> ExitCode {
     };
     let stdin = std::io::stdin();
     match buffgreen_gui::play(&opts, stdin.lock(), std::io::stdout()) {
-        Ok(()) => ExitCode::SUCCESS,
+        // The game is safe, but not in the file asked for: the command was not done as asked.
+        Ok(saved) if saved.fell_back => ExitCode::from(EXIT_ERROR),
+        Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(1)
+            ExitCode::from(EXIT_ERROR)
         }
     }
 }

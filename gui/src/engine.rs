@@ -12,12 +12,18 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use buffgreen_client::info::error_text;
+use buffgreen_client::lines::MAX_LINE;
 use buffgreen_client::{EngineProcess, EngineSpec, Event, Spawn, Stderr};
 
 use crate::error::GuiError;
 
-/// Engine lines waiting to be read; the reader thread waits when they are not read.
-const QUEUE: usize = 4096;
+/// Engine lines waiting to be read; the reader thread (and so the engine) waits when they
+/// are not read. With the client's cap on a line ([`MAX_LINE`]) it bounds what an engine that
+/// floods its output costs a page ([`MAX_QUEUED_BYTES`]); the page reads them every few
+/// milliseconds, so a burst only makes the engine wait a moment.
+const QUEUE: usize = 256;
+/// The most bytes of engine output one page holds in its queue.
+pub const MAX_QUEUED_BYTES: usize = QUEUE * MAX_LINE;
 /// How long the engine may take to answer `uci`: an engine that never starts is reported
 /// within seconds rather than leaving the page waiting.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);

@@ -21,5 +21,5 @@ pub mod server;
 pub use buffgreen_client::EngineSpec;
 pub use error::GuiError;
 pub use game::{Level, Rules, Side};
-pub use play::{play, PlayOptions};
+pub use play::{fallback_path, play, PlayOptions, Saved};
 pub use server::{page_bytes, serve, ServeOptions};

@@ -3,8 +3,8 @@
 //! game appended to a PDN file on exit.
 
 use std::fs::File;
-use std::io::{BufRead, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::io::{BufRead, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use buffgreen_client::EngineSpec;
@@ -34,39 +34,144 @@ const HELP: &str = "commands: a move (11-15, 9x18x27, 9x27, f6-e5), undo, flip, 
 moves now), level nodes N|movetime MS|elo E, moves, help, quit";
 
 /// The game's place at the end of the PDN file: written again after every move, so that an
-/// interrupted game (Ctrl-C, a closed terminal) is saved as far as it went.
+/// interrupted game (Ctrl-C, a closed terminal) is saved as far as it went. When the file
+/// cannot be written (at the start or later: a full disk, a folder that is gone), the game
+/// goes to [`fallback_path`] instead, said once on stderr, so that it is never lost.
 struct Saver {
-    file: File,
+    path: PathBuf,
+    /// `None` until the file is open, and after it failed until the fallback is open.
+    file: Option<File>,
     /// Where the game starts: the file's length before it.
     at: u64,
+    /// True once the game went to the fallback.
+    fell_back: bool,
 }
 
 impl Saver {
-    fn open(path: &std::path::Path) -> Result<Saver, GuiError> {
+    fn new(path: &Path) -> Saver {
+        let mut saver = Saver {
+            path: path.to_path_buf(),
+            file: None,
+            at: 0,
+            fell_back: false,
+        };
+        if let Err(e) = saver.open() {
+            saver.fall_back(&e);
+        }
+        saver
+    }
+
+    /// Opens `self.path` to append the game.
+    fn open(&mut self) -> std::io::Result<()> {
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .read(true)
             .write(true)
-            .open(path)?;
-        let at = file.seek(SeekFrom::End(0))?;
-        Ok(Saver { file, at })
+            .open(&self.path)?;
+        self.at = file.seek(SeekFrom::End(0))?;
+        self.file = Some(file);
+        Ok(())
     }
 
-    /// Writes `text` as the file's last game, in place of the version written before.
+    /// Moves on to the fallback file after `why`, once; says so on stderr.
+    fn fall_back(&mut self, why: &std::io::Error) {
+        self.file = None;
+        if self.fell_back {
+            return;
+        }
+        self.fell_back = true;
+        let named = std::mem::replace(&mut self.path, fallback_path());
+        let opened = self.open();
+        match opened {
+            Ok(()) => eprintln!(
+                "warning: cannot write the game to {}: {why}; it goes to {}",
+                named.display(),
+                self.path.display()
+            ),
+            Err(e) => eprintln!(
+                "error: cannot write the game to {}: {why}, nor to {}: {e}",
+                named.display(),
+                self.path.display()
+            ),
+        }
+    }
+
+    /// Writes `text` as the file's last game, in place of the version written before; on a
+    /// failure the game goes to the fallback file.
     fn save(&mut self, text: &str) -> Result<(), GuiError> {
-        self.file.set_len(self.at)?;
-        self.file.seek(SeekFrom::Start(self.at))?;
-        self.file.write_all(text.as_bytes())?;
-        self.file.flush()?;
+        if let Err(e) = self.write(text) {
+            if self.fell_back {
+                return Err(e.into());
+            }
+            self.fall_back(&e);
+            self.write(text)?;
+        }
         Ok(())
+    }
+
+    fn write(&mut self, text: &str) -> std::io::Result<()> {
+        let Some(file) = self.file.as_mut() else {
+            return Err(std::io::Error::other("no file to write"));
+        };
+        file.set_len(self.at)?;
+        file.seek(SeekFrom::Start(self.at))?;
+        file.write_all(text.as_bytes())?;
+        file.flush()
     }
 }
 
+/// Where a game goes when its PDN file cannot be written: a file of this process in the
+/// system's temporary folder.
+pub fn fallback_path() -> PathBuf {
+    std::env::temp_dir().join(format!("buffgreen-game-{}.pdn", std::process::id()))
+}
+
+/// The longest input line kept; the rest of a longer line is dropped (memory stays bounded
+/// whatever is typed or piped in).
+const MAX_INPUT_LINE: usize = 64 * 1024;
+
+/// The next line of `input` without its line end, bytes that are not UTF-8 replaced (a line
+/// is a command, never stored), at most [`MAX_INPUT_LINE`] bytes of it; `None` at the end.
+fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
+    let cap = MAX_INPUT_LINE as u64;
+    let mut line = Vec::new();
+    if (&mut *input).take(cap).read_until(b'\n', &mut line)? == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    } else {
+        // Longer than kept: the rest of the line is read and dropped, a piece at a time.
+        let mut rest = Vec::new();
+        while (&mut *input).take(cap).read_until(b'\n', &mut rest)? > 0 {
+            if rest.last() == Some(&b'\n') {
+                break;
+            }
+            rest.clear();
+        }
+    }
+    Ok(Some(String::from_utf8_lossy(&line).into_owned()))
+}
+
+/// How a game ended for the file: where it was saved, and whether that is the fallback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// The file that holds the game.
+    pub path: PathBuf,
+    /// True when the PDN file named could not be written and the game went to
+    /// [`fallback_path`].
+    pub fell_back: bool,
+}
+
 /// Plays one game on `input`/`out`; the PDN is written after every move, the last time when
-/// the input ends or at `quit`.
-pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Result<(), GuiError> {
-    let mut saver = Saver::open(&opts.pdn)?;
+/// the input ends or at `quit`. Returns where the game was saved.
+pub fn play(
+    opts: &PlayOptions,
+    mut input: impl BufRead,
+    mut out: impl Write,
+) -> Result<Saved, GuiError> {
+    let mut saver = Saver::new(&opts.pdn);
     let mut engine = Engine::start(&opts.engine)?;
     engine.send("ucinewgame")?;
     let mut record = Record::new(opts.rules, game::START_FEN.to_string());
@@ -114,12 +219,12 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
         engine_turn(&mut engine, &mut record, &mut snap, level, &mut out)?;
     }
     show(&mut out, &record, &snap, flip)?;
-    let mut lines = input.lines();
     loop {
         // Saved before the next line is waited for: the game so far survives an interrupt.
         saver.save(&game_pdn(opts, &record, &snap))?;
-        let Some(line) = lines.next() else { break };
-        let line = line?;
+        let Some(line) = next_line(&mut input)? else {
+            break;
+        };
         let cmd = line.trim();
         let mut words = cmd.split_whitespace();
         match words.next() {
@@ -197,8 +302,11 @@ pub fn play(opts: &PlayOptions, input: impl BufRead, mut out: impl Write) -> Res
         }
     }
     saver.save(&game_pdn(opts, &record, &snap))?;
-    writeln!(out, "game saved to {}", opts.pdn.display())?;
-    Ok(())
+    writeln!(out, "game saved to {}", saver.path.display())?;
+    Ok(Saved {
+        path: saver.path.clone(),
+        fell_back: saver.fell_back,
+    })
 }
 
 /// The game as PDN, as it stands.

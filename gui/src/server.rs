@@ -100,8 +100,12 @@ const MAX_HEAD: usize = 16 * 1024;
 const MAX_CONNECTIONS: usize = 256;
 /// The most pages (WebSockets, each with its engine process and its memory) at once.
 pub const MAX_PAGES: usize = 8;
-/// How long a connection may take to send its request head.
+/// How long a connection may take to send its whole request head, however it trickles in:
+/// a byte every few seconds (slow-loris) must not keep a connection for ever.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a write to the page may wait for it to read: a page that stops reading (or a
+/// client that never does) is dropped instead of holding its thread, and its engine, for ever.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a WebSocket read waits before the engine's lines are forwarded.
 const POLL: Duration = Duration::from_millis(5);
 
@@ -201,10 +205,17 @@ struct Head {
 }
 
 fn read_head(stream: &mut TcpStream) -> Result<Option<Head>, std::io::Error> {
-    stream.set_read_timeout(Some(HEAD_TIMEOUT))?;
+    let deadline = std::time::Instant::now() + HEAD_TIMEOUT;
+    stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 2048];
     loop {
+        // The time left of the whole head's, not a fresh timeout per read.
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Ok(None);
+        }
+        stream.set_read_timeout(Some(left))?;
         let n = stream.read(&mut chunk)?;
         if n == 0 {
             return Ok(None);
@@ -443,6 +454,56 @@ mod tests {
         }
         assert_eq!(ws_open(port).0, "HTTP/1.1 503 Service Unavailable");
         drop(open);
+    }
+
+    /// Slow-loris: connections that send their request head a byte at a time, slower than
+    /// any browser, are each dropped once the head's time is up, and the page loads meanwhile.
+    #[test]
+    fn connections_that_trickle_their_head_are_dropped() {
+        let port = serve_here();
+        let head = format!(
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: {}\r\n\r\n",
+            "a".repeat(64)
+        );
+        let mut slow: Vec<Option<TcpStream>> = (0..32)
+            .map(|_| {
+                let s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+                s.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
+                Some(s)
+            })
+            .collect();
+        let mut dropped = 0;
+        // One byte a second each: the whole head would take over a minute, several times
+        // the head's time; the bound on the loop is the head's length, not a timing.
+        for byte in head.as_bytes() {
+            for conn in slow.iter_mut() {
+                let Some(s) = conn.as_mut() else { continue };
+                let mut answer = [0u8; 64];
+                let closed = s.write_all(&[*byte]).is_err()
+                    || match s.read(&mut answer) {
+                        Ok(0) => true,
+                        Ok(n) => answer[..n].starts_with(b"HTTP/1.1 400 "),
+                        Err(e) => !matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        ),
+                    };
+                if closed {
+                    *conn = None;
+                    dropped += 1;
+                }
+            }
+            if dropped == slow.len() {
+                break;
+            }
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        assert_eq!(dropped, 32, "every trickling connection is dropped");
+        let page = ask(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+        );
+        assert!(page.starts_with("HTTP/1.1 200 OK\r\n"));
     }
 
     #[test]

@@ -162,3 +162,79 @@ fn an_interrupted_game_is_saved_as_far_as_it_went() {
     assert!(saved.contains(&want), "{saved}");
     assert_eq!(saved.matches("[Event ").count(), 1, "{saved}");
 }
+
+/// Issue 58 item 7: a PDN file that cannot be written lost the game (exit 1 before it
+/// started). The game now goes to a fallback file, named on stderr, and the exit status is 2
+/// (the file asked for was not written).
+#[test]
+fn a_pdn_file_that_cannot_be_written_sends_the_game_to_the_fallback() {
+    let missing = std::env::temp_dir().join(format!("bg-no-such-dir-{}/g.pdn", std::process::id()));
+    let out = piped(
+        Command::new(BIN)
+            .args(["play", "--engine-side", "none", "--pdn"])
+            .arg(&missing)
+            .stderr(std::process::Stdio::piped()),
+        "11-15\nquit\n",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    let prefix = format!("warning: cannot write the game to {}: ", missing.display());
+    let fallback = lines[0]
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.split_once("; it goes to "))
+        .map(|(_, path)| std::path::PathBuf::from(path))
+        .unwrap_or_else(|| panic!("{err}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.ends_with(&format!("game saved to {}\n", fallback.display())),
+        "{stdout}"
+    );
+    let saved = std::fs::read_to_string(&fallback).unwrap();
+    let _ = std::fs::remove_file(&fallback);
+    assert!(saved.ends_with("1. 11-15 *\n\n"), "{saved}");
+    assert!(!missing.exists());
+}
+
+/// Issue 58 item 7: a line that is not UTF-8 ended the game with an error. It is now a
+/// command like any other: refused as no move, and the game goes on.
+#[test]
+fn input_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let pdn = std::env::temp_dir().join(format!("bg-play-latin1-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&pdn);
+    let mut cmd = Command::new(BIN);
+    cmd.args(["play", "--engine-side", "none", "--english", "--pdn"])
+        .arg(&pdn)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"caf\xe9\n11-15\n\xff\xfe\nquit\n")
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let refused: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(refused.len(), 2, "{stdout}");
+    assert!(
+        refused[0].starts_with("error: illegal move 'caf\u{fffd}'"),
+        "{stdout}"
+    );
+    let saved = std::fs::read_to_string(&pdn).unwrap();
+    let _ = std::fs::remove_file(&pdn);
+    assert!(saved.ends_with("1. 11-15 *\n\n"), "{saved}");
+}

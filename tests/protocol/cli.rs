@@ -136,3 +136,201 @@ fn help_and_version() {
     assert!(run(&["match", "--help"]).status.success());
     assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
 }
+
+/// The exit statuses docs/match.md ("Exit status") lists for every subcommand, README,
+/// docs/book.md, docs/tablebase.md and protocol.md repeat: each documented status of each
+/// subcommand, from the binary. `match --sprt`'s 3 and 4 are in tests/tourney/output.rs
+/// (`sprt_exit_statuses_and_state_in_json`), Ctrl-C's 130 in tests/tourney/robust.rs; this
+/// test checks that the table lists no other status.
+#[test]
+fn each_documented_exit_status() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("exit-statuses");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = |name: &str| dir.join(name).display().to_string();
+    let fake = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/fake.sh");
+    let (tables, solved, unsolved, broken, bad_pdn) = (
+        p("tb2"),
+        p("solved.txt"),
+        p("unsolved.txt"),
+        p("broken.txt"),
+        p("bad.pdn"),
+    );
+    std::fs::write(&solved, "B:W14,22,30:B9 ; bm 9x25 ; id forced\n").unwrap();
+    // The shot of tests/data/suites/tactics.txt's bg.shot.03 named as a move to avoid.
+    std::fs::write(&unsolved, "W:W6,14,23:BK32 ; am 6-2 ; id shot\n").unwrap();
+    std::fs::write(&broken, "B:W14,22,30:B9 ; bm 1-99\n").unwrap();
+    std::fs::write(&bad_pdn, "[Event \"x\"]\n1. 9-99 *\n").unwrap();
+    let built = run(&[
+        "tb",
+        "build",
+        "--pieces",
+        "2",
+        "--english",
+        "--dir",
+        &tables,
+    ]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let (a, b) = (
+        format!("cmd='{fake} ok' name=A"),
+        format!("cmd='{fake} ok' name=B"),
+    );
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port().to_string();
+    let cases: Vec<(i32, Vec<&str>)> = vec![
+        (0, vec!["perft", "1"]),
+        (2, vec!["perft", "1", "--fen", "bad"]),
+        (0, vec!["bench", "--nodes", "100"]),
+        (2, vec!["bench", "--fen", "bad"]),
+        (0, vec!["book", "probe"]),
+        (1, vec!["book", "probe", "--fen", "W:WK4:BK7"]),
+        (2, vec!["book", "probe", "--fen", "bad"]),
+        (
+            0,
+            vec![
+                "tb",
+                "probe",
+                "--english",
+                "--dir",
+                &tables,
+                "--fen",
+                "W:WK4:BK7",
+            ],
+        ),
+        (
+            1,
+            vec![
+                "tb",
+                "probe",
+                "--english",
+                "--dir",
+                &tables,
+                "--fen",
+                "W:WK4:BK7,K16",
+            ],
+        ),
+        (
+            2,
+            vec!["tb", "probe", "--english", "--dir", &tables, "--fen", "bad"],
+        ),
+        (
+            0,
+            vec![
+                "tb",
+                "status",
+                "--pieces",
+                "2",
+                "--english",
+                "--dir",
+                &tables,
+            ],
+        ),
+        (
+            1,
+            vec![
+                "tb",
+                "status",
+                "--pieces",
+                "3",
+                "--english",
+                "--dir",
+                &tables,
+            ],
+        ),
+        (0, vec!["tb", "verify", "--english", "--dir", &tables]),
+        (0, vec!["suite", "--nodes", "50", &solved]),
+        (1, vec!["suite", "--nodes", "5000", &unsolved]),
+        (2, vec!["suite", "--nodes", "50", &broken]),
+        (
+            0,
+            vec![
+                "match",
+                "--nodes",
+                "1",
+                "--quiet",
+                "--random-plies",
+                "0",
+                "--games",
+                "2",
+                "--engine",
+                &a,
+                "--engine",
+                &b,
+            ],
+        ),
+        (1, vec!["match", "--verify-pdn", &bad_pdn]),
+        (
+            2,
+            vec![
+                "match",
+                "--games",
+                "2",
+                "--engine",
+                "cmd=/no/such/engine",
+                "--engine",
+                &b,
+            ],
+        ),
+        (2, vec!["play", "--engine", "name=x"]),
+        (2, vec!["gui", "--port", &port]),
+        (2, vec!["no-such-subcommand"]),
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for (want, args) in &cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_buffgreen"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(*want), "{args:?}: {}", stderr(&o));
+        seen.insert(*want);
+    }
+    drop(busy);
+    // The protocol and the Hub dialect: 0 at `quit` and at the end of input.
+    for (args, input) in [
+        (vec![], "quit\n"),
+        (vec![], "isready\n"),
+        (vec!["hub"], "quit\n"),
+    ] {
+        let o = buffgreen_testkit::process::piped(
+            Command::new(env!("CARGO_BIN_EXE_buffgreen")).args(&args),
+            input,
+        );
+        assert_eq!(o.status.code(), Some(0), "{args:?} {input:?}");
+    }
+    // `play`: 0 for a game played to `quit`.
+    let pdn = p("game.pdn");
+    let o = buffgreen_testkit::process::piped(
+        Command::new(env!("CARGO_BIN_EXE_buffgreen")).args([
+            "play",
+            "--engine-side",
+            "none",
+            "--pdn",
+            &pdn,
+        ]),
+        "11-15\nquit\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The table lists exactly these statuses and the ones tested elsewhere (above).
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/match.md")).unwrap();
+    let table = doc.split("## Exit status").nth(1).unwrap();
+    let listed: std::collections::BTreeSet<i32> = table
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .collect();
+    seen.extend([3, 4, 130]);
+    assert_eq!(listed, seen);
+    let intro: String = table
+        .lines()
+        .take_while(|l| !l.starts_with('|'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    for word in [
+        "`match`", "`suite`", "`book`", "`tb`", "`perft`", "`bench`", "`play`", "`gui`",
+    ] {
+        assert!(intro.contains(word), "{word}: {intro}");
+    }
+}

@@ -231,6 +231,25 @@ fn against(spec: &str, extra: &[&str]) -> Vec<String> {
     v
 }
 
+/// The error of output `option` `path` onto input `input` `file`.
+fn same(option: &str, path: &str, input: &str, file: &str) -> String {
+    format!("{option} {path} and {input} {file} are one file: the output would destroy the input")
+}
+
+/// Runs `cmd` and checks that it was refused with exactly `error: <want>`, exit 2 and nothing
+/// on stdout.
+#[track_caller]
+fn refused(cmd: &mut Command, want: &str) {
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(2), &b""[..]),
+        "{want}: {err}"
+    );
+    assert_eq!(err, format!("error: {want}\n"));
+}
+
 /// Issue 58 item 5: outputs were appended to whatever they named that was not named on the
 /// command line as an input: an engine's program found on PATH or in its `dir=`, the script
 /// an interpreter runs, its `BookFile`, a table under `--tb`, a file of another kind. Each is
@@ -330,18 +349,12 @@ fn outputs_refuse_what_the_engines_read_the_tables_and_files_of_another_kind() {
     };
     let before = inputs();
     for (spec, extra, want) in cases {
-        let out = Command::new(BIN)
-            .env("PATH", &path)
-            .args(against(&spec, &extra))
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            (out.status.code(), out.stdout.as_slice()),
-            (Some(2), &b""[..]),
-            "{extra:?}: {err}"
+        refused(
+            Command::new(BIN)
+                .env("PATH", &path)
+                .args(against(&spec, &extra)),
+            &want,
         );
-        assert_eq!(err, format!("error: {want}\n"), "{extra:?}");
     }
     assert_eq!(inputs(), before, "an input was written");
     // A PDN of ours is appended to, and so is the JSON Lines file it wrote.
@@ -415,4 +428,122 @@ fn suite_json_refuses_the_engine_and_files_of_another_kind() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(doc["total"], 1);
+}
+
+/// Issue 58 item 5, the inputs no option names: an output that is a hard link to an engine's
+/// program, its script, its `BookFile` or a table slice (made outside the tables folder), and
+/// an output inside the default tables folder, which an engine without `TablebasePath` reads.
+/// Each is refused with one error, exit 2, nothing written; `play --pdn` is checked the same.
+#[test]
+fn outputs_refuse_hard_links_to_inputs_and_the_default_tables_folder() {
+    let dir = scratch("links");
+    let program = dir.join("myengine");
+    std::fs::copy(FAKE, &program).unwrap();
+    let book = dir.join("my.book");
+    std::fs::write(&book, "BOOK").unwrap();
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(tables.join("english-d80")).unwrap();
+    let slice = tables.join("english-d80/kk.tb");
+    std::fs::write(&slice, "TABLE").unwrap();
+    let home = dir.join("home-tables");
+    std::fs::create_dir_all(&home).unwrap();
+    let link = |from: &Path, name: &str| {
+        let to = dir.join(name);
+        std::fs::hard_link(from, &to).unwrap();
+        s(&to)
+    };
+    let (p, b, t, h) = (s(&program), s(&book), s(&tables), s(&home));
+    let (lp, lb, ls) = (
+        link(&program, "program.pdn"),
+        link(&book, "book.json"),
+        link(&slice, "slice.pdn"),
+    );
+    let in_home = s(&home.join("games.pdn"));
+    let sl = s(&slice);
+    let cases: Vec<(String, Vec<&str>, String)> = vec![
+        (
+            format!("cmd='{p} ok' name=B"),
+            vec!["--pdn", &lp],
+            same("--pdn", &lp, "--engine", &p),
+        ),
+        (
+            format!("cmd='bash {p} ok' name=B"),
+            vec!["--debug-log", &lp],
+            same("--debug-log", &lp, "--engine", &p),
+        ),
+        (
+            format!("cmd='{p} ok' name=B option.BookFile={b}"),
+            vec!["--json", &lb],
+            same("--json", &lb, "--engine option.BookFile", &b),
+        ),
+        (
+            format!("cmd='{p} ok' name=B"),
+            vec!["--tb", &t, "--pdn", &ls],
+            same("--pdn", &ls, &format!("{sl} (in --tb"), &format!("{t})")),
+        ),
+        (
+            format!("cmd='{p} ok' name=B option.TablebasePath={t}"),
+            vec!["--pdn", &ls],
+            same(
+                "--pdn",
+                &ls,
+                &format!("{sl} (in --engine option.TablebasePath"),
+                &format!("{t})"),
+            ),
+        ),
+        (
+            format!("cmd='{p} ok' name=B"),
+            vec!["--pdn", &in_home],
+            format!(
+                "--pdn {in_home} is inside the default tables folder {h}: the output would \
+                 destroy its files"
+            ),
+        ),
+    ];
+    let inputs = || -> Vec<Vec<u8>> {
+        [&program, &book, &slice]
+            .iter()
+            .map(|f| std::fs::read(f).unwrap())
+            .collect()
+    };
+    let before = inputs();
+    let home_env = buffgreen::tablebase::home::TABLES_ENV;
+    for (spec, extra, want) in cases {
+        refused(
+            Command::new(BIN)
+                .env(home_env, &home)
+                .args(against(&spec, &extra)),
+            &want,
+        );
+    }
+    assert!(!home.join("games.pdn").exists());
+    // `play --pdn`: the same checks, before the game starts.
+    for (engine, pdn, want) in [
+        (
+            format!("cmd='{p} ok'"),
+            lp.clone(),
+            same("--pdn", &lp, "--engine", &p),
+        ),
+        (
+            format!("cmd='{p} ok'"),
+            in_home.clone(),
+            format!(
+                "--pdn {in_home} is inside the default tables folder {h}: the output would \
+                 destroy its files"
+            ),
+        ),
+        (
+            format!("cmd='{p} ok'"),
+            b.clone(),
+            format!("--pdn {b} exists and is not a PDN file: give a new file"),
+        ),
+    ] {
+        refused(
+            Command::new(BIN)
+                .env(home_env, &home)
+                .args(["play", "--engine", &engine, "--pdn", &pdn]),
+            &want,
+        );
+    }
+    assert_eq!(inputs(), before, "an input was written");
 }

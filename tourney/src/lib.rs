@@ -44,6 +44,7 @@ use std::io::Write;
 
 pub use args::{MatchArgs, MatchOptions, Tournament};
 use error::TourneyError;
+pub use outputs::check_pdn;
 use sprt::Decision;
 pub use summary::Summary;
 pub use verify::verify_pdn;

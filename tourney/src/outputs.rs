@@ -1,8 +1,8 @@
 //! Outputs never destroy inputs, also those not named on the command line: the files a
 //! `match` or a `suite` writes are checked, before anything is written, against each other,
 //! against the files named on the command line, against the files the engines read (their
-//! programs and scripts, `BookFile`, `TablebasePath`), against the folder of `--tb`, and
-//! against what an existing file holds (an output appends to or replaces only a file of its
+//! programs and scripts, `BookFile`, `TablebasePath`), against the folder of `--tb` and the
+//! default tables folder, and against what an existing file holds (an output appends to or replaces only a file of its
 //! own kind).
 
 use buffgreen::tools::files::{check_outputs, foreign, Role};
@@ -97,6 +97,27 @@ fn is_log(head: &[u8]) -> bool {
         && matches!(rest[5], b'>' | b'<' | b'#')
 }
 
+/// How the error names the default tables folder, which no option names.
+const DEFAULT_TABLES: &str = "the default tables folder";
+
+/// The default tables folder ([`buffgreen::tablebase::home::default_root`]) as text, when
+/// there is one.
+fn default_tables() -> Option<String> {
+    buffgreen::tablebase::home::default_root().map(|p| p.display().to_string())
+}
+
+/// Refuses `buffgreen play --pdn` (`option`, `path`) when it would destroy what `engine` reads
+/// or the default tables, or an existing file that is not a PDN: the checks of a match's
+/// `--pdn`.
+pub fn check_pdn(option: &str, path: &str, engine: &EngineSpec) -> Result<(), TourneyError> {
+    check(
+        &[(option, path, Kind::Pdn)],
+        &[],
+        &[],
+        std::slice::from_ref(engine),
+    )
+}
+
 /// Refuses an existing file at `path` that is not of `kind`, for output `option`.
 pub(crate) fn check_kind(option: &str, path: &str, kind: Kind) -> Result<(), TourneyError> {
     if foreign(path, kind.head(), |head| kind.recognises(head)) {
@@ -132,6 +153,10 @@ pub(crate) fn check(
             .iter()
             .map(|&(option, path)| Role::folder(option, path)),
     );
+    // An engine without `TablebasePath` reads the default tables (protocol.md), a folder no
+    // command line names.
+    let home = default_tables();
+    files.extend(home.as_deref().map(|p| Role::folder(DEFAULT_TABLES, p)));
     files.extend(read.iter().map(|i| {
         if i.folder {
             Role::folder(i.option, &i.path)

@@ -16,6 +16,7 @@
 //! `nodes` limit reproduce it bit for bit; with more threads it may vary from run to run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::board::Game;
@@ -32,6 +33,14 @@ use crate::types::Move;
 
 /// Iterations between looks at the clock, `ponderhit` and the info timer.
 const CHECK_EVERY: u64 = 16;
+/// Stack of a helper thread: the system's usual size for a new thread, named so that the
+/// helpers that fit under a memory limit can be counted.
+const HELPER_STACK: usize = 2 << 20;
+
+/// Address space kept free under a memory limit when helpers start: for the allocations of
+/// the search and of the threads that read and answer the input.
+const SPARE_ROOM: usize = 64 << 20;
+
 /// Interval of progress reports.
 const INFO_EVERY: Duration = Duration::from_secs(1);
 
@@ -185,7 +194,23 @@ impl Run<'_> {
             frozen: false,
             exhausted: false,
         };
+        let asked = workers.len();
         let (first, helpers) = workers.split_first_mut()?;
+        // Under a memory limit only the helpers whose stacks fit start, with room to spare
+        // for everything else: a thread the system refuses is one helper fewer, but a stack
+        // that takes the last of the memory makes the next allocation anywhere fail.
+        let fit = placement::address_room().map_or(helpers.len(), |room| {
+            room.saturating_sub(SPARE_ROOM) / HELPER_STACK
+        });
+        let helpers = if fit < helpers.len() {
+            report(SearchEvent::Message(format!(
+                "Threads {asked}: {} fit in this process's memory",
+                fit + 1
+            )));
+            &mut helpers[..fit]
+        } else {
+            helpers
+        };
         loop {
             let shared: &Tree = tree;
             let flags = Flags::default();
@@ -193,39 +218,60 @@ impl Run<'_> {
             // A new thread starts on its parent's core (see `placement`).
             let home = placement::current_cpu();
             let spawning = !helpers.is_empty();
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let turns = Turns::new(helpers.len(), cores);
             let finished = std::thread::scope(|s| {
                 for (k, worker) in helpers.iter_mut().enumerate() {
                     let flags = &flags;
+                    let turns = turns.as_ref();
                     // A thread the system refuses is simply one helper fewer.
-                    let _ = std::thread::Builder::new().spawn_scoped(s, move || {
-                        if let Some(cpu) = home {
-                            placement::leave_cpu(cpu);
-                        }
-                        // A panicking helper must not leave thread 0 searching for ever, nor
-                        // take the engine down when joined: it ends the search instead.
-                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            while !flags.halt.load(Ordering::Relaxed) && !control.stopped() {
-                                // A proven root ends the search whatever the limits (or
-                                // idles it until `stop`): a helper must not wait for thread
-                                // 0 to notice, which a busy machine may delay for long.
-                                if state.solved(shared) {
-                                    break;
-                                }
-                                match state.step(shared, worker, k + 1, nodes) {
-                                    StepResult::Done => {}
-                                    StepResult::Full if !grow => {}
-                                    StepResult::Full => {
-                                        flags.full.store(true, Ordering::Relaxed);
-                                        break;
-                                    }
-                                    StepResult::Exhausted => break,
-                                }
+                    let _ = std::thread::Builder::new()
+                        .stack_size(HELPER_STACK)
+                        .spawn_scoped(s, move || {
+                            if let Some(cpu) = home {
+                                placement::leave_cpu(cpu);
                             }
-                        }));
-                        if result.is_err() {
-                            flags.failed.store(true, Ordering::Relaxed);
-                        }
-                    });
+                            // A panicking helper must not leave thread 0 searching for ever, nor
+                            // take the engine down when joined: it ends the search instead.
+                            let result =
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                    let over =
+                                        || flags.halt.load(Ordering::Relaxed) || control.stopped();
+                                    let mut turn = None;
+                                    while !over() {
+                                        if let Some(turns) = turns {
+                                            if !turn.as_ref().is_some_and(Turn::current) {
+                                                if turn.take().is_some() {
+                                                    // Lets a waiting helper have the turn given back.
+                                                    std::thread::yield_now();
+                                                }
+                                                turn = turns.take(over);
+                                                if turn.is_none() {
+                                                    break;
+                                                }
+                                            }
+                                        }
+                                        // A proven root ends the search whatever the limits (or
+                                        // idles it until `stop`): a helper must not wait for thread
+                                        // 0 to notice, which a busy machine may delay for long.
+                                        if state.solved(shared) {
+                                            break;
+                                        }
+                                        match state.step(shared, worker, k + 1, nodes) {
+                                            StepResult::Done => {}
+                                            StepResult::Full if !grow => {}
+                                            StepResult::Full => {
+                                                flags.full.store(true, Ordering::Relaxed);
+                                                break;
+                                            }
+                                            StepResult::Exhausted => break,
+                                        }
+                                    }
+                                }));
+                            if result.is_err() {
+                                flags.failed.store(true, Ordering::Relaxed);
+                            }
+                        });
                 }
                 if spawning {
                     // Lets a helper queued behind thread 0 run now and move away.
@@ -269,6 +315,77 @@ impl Run<'_> {
             }
         }
         None
+    }
+}
+
+/// Turns on the cores, when a search has more helpers than the machine has cores beside
+/// thread 0: only as many helpers iterate at once as there are cores, each for a short turn,
+/// and the others sleep until a turn is given back. Every helper searches, but the threads
+/// that want a core are never more than the cores, so the thread that reads the input and
+/// the one that answers it get one at once (`isready`, `stop`): a scheduler that shares the
+/// cores among hundreds of runnable threads would make them wait for many of their turns.
+struct Turns {
+    free: Mutex<usize>,
+    given_back: Condvar,
+}
+
+/// How long a helper keeps its turn: about a scheduler's time slice, so that turning over
+/// costs little beside the iterations of a turn.
+const TURN: Duration = Duration::from_millis(4);
+
+impl Turns {
+    /// Turns for `helpers` helpers beside thread 0 on `cores` cores; `None` when every helper
+    /// has a core of its own.
+    fn new(helpers: usize, cores: usize) -> Option<Turns> {
+        let free = cores.saturating_sub(1).max(1);
+        (helpers > free).then(|| Turns {
+            free: Mutex::new(free),
+            given_back: Condvar::new(),
+        })
+    }
+
+    /// Waits for a turn; `None` once `over` says the search is over. The first helper to see
+    /// the end wakes all the others, so that they end together rather than one by one.
+    fn take(&self, over: impl Fn() -> bool) -> Option<Turn<'_>> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if over() {
+                drop(free);
+                self.given_back.notify_all();
+                return None;
+            }
+            if *free > 0 {
+                *free -= 1;
+                return Some(Turn {
+                    turns: self,
+                    since: Instant::now(),
+                });
+            }
+            free = self
+                .given_back
+                .wait(free)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// A helper's turn on a core, given back when dropped (also when the helper ends or panics).
+struct Turn<'a> {
+    turns: &'a Turns,
+    since: Instant,
+}
+
+impl Turn<'_> {
+    /// True while the turn lasts.
+    fn current(&self) -> bool {
+        self.since.elapsed() < TURN
+    }
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        *self.turns.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.turns.given_back.notify_one();
     }
 }
 

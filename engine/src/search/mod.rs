@@ -16,7 +16,7 @@
 //! the search ends), [`params`] (the knobs, the plain-UCT baseline's and the strength limit's scales),
 //! [`searcher`] (the tree's lifetime and re-rooting), `driver` (the search threads, the main
 //! thread's watch over limits and clock, compaction of a full tree), `state` (what the
-//! threads of one search share), `placement` (where the threads run), [`uct`] (one
+//! threads of one search share), `placement` (where the threads run, the memory limit they run under), [`uct`] (one
 //! iteration: selection, expansion, leaf value, backpropagation), [`select`] (the UCB1
 //! choice), [`playout`], [`value`] (the results' fixed-point scale), [`tables`] (endgame
 //! table probes in the tree, at the cut and at the root), [`solver`], [`time`] (time

@@ -8,6 +8,9 @@
 //! act is to leave that core: it narrows its allowed CPUs to the others, which makes the kernel
 //! move it at once, and then restores its mask, so the system stays free to place it later.
 //! Nothing is pinned. Elsewhere than Linux both calls do nothing.
+//!
+//! One more thing the system decides for the threads: the address space a memory limit leaves
+//! them ([`address_room`]).
 
 /// The CPU the calling thread runs on now; `None` where the system does not tell.
 pub fn current_cpu() -> Option<usize> {
@@ -19,6 +22,12 @@ pub fn current_cpu() -> Option<usize> {
 /// Failures are ignored: placement is an optimisation.
 pub fn leave_cpu(cpu: usize) -> Option<usize> {
     imp::leave_cpu(cpu)
+}
+
+/// The address space this process may still map under its memory limit (`ulimit -v`,
+/// `RLIMIT_AS`), in bytes; `None` when there is no limit or the system does not tell.
+pub fn address_room() -> Option<usize> {
+    imp::address_room()
 }
 
 #[cfg(target_os = "linux")]
@@ -48,6 +57,25 @@ mod imp {
         let _ = sched_setaffinity(me, &allowed);
         now
     }
+
+    pub fn address_room() -> Option<usize> {
+        use nix::sys::resource::{getrlimit, Resource, RLIM_INFINITY};
+        let (soft, _) = getrlimit(Resource::RLIMIT_AS).ok()?;
+        if soft == RLIM_INFINITY {
+            return None;
+        }
+        // The address space mapped now: `VmSize` of /proc/self/status, in kB.
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmSize:"))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        usize::try_from(soft.saturating_sub(kb.saturating_mul(1024))).ok()
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -57,6 +85,10 @@ mod imp {
     }
 
     pub fn leave_cpu(_cpu: usize) -> Option<usize> {
+        None
+    }
+
+    pub fn address_room() -> Option<usize> {
         None
     }
 }

@@ -37,17 +37,34 @@ pub struct Searcher {
     compaction: Compaction,
     /// The endgame tables the search probes, if any.
     tables: Option<Arc<Endgame>>,
+    /// Said by the next search, once: the tree is smaller than `Hash` asked for.
+    short: Option<String>,
+}
+
+/// The tree for `Hash` `mib`, and what to say when it is smaller than asked for (a memory
+/// limit, or a system that could not provide the memory).
+fn tree_for(mib: usize) -> (Tree, Option<String>) {
+    let tree = Tree::with_budget(hash_bytes(mib));
+    let short = (tree.capacity() < Tree::capacity_for(hash_bytes(mib))).then(|| {
+        format!(
+            "Hash {mib} MiB does not fit in this process's memory: the tree has {} MiB",
+            tree.stats().bytes >> 20
+        )
+    });
+    (tree, short)
 }
 
 impl Searcher {
     /// A searcher with the given settings.
     pub fn new(config: &SearchConfig) -> Searcher {
+        let (tree, short) = tree_for(config.hash_mib);
         Searcher {
             config: config.clone(),
-            tree: Tree::with_budget(hash_bytes(config.hash_mib)),
+            tree,
             last: None,
             compaction: Compaction::default(),
             tables: None,
+            short,
         }
     }
 
@@ -71,7 +88,7 @@ impl Searcher {
         if config.hash_mib != self.config.hash_mib {
             // Free the old arena first so that both are never held at once.
             self.tree = Tree::with_budget(0);
-            self.tree = Tree::with_budget(hash_bytes(config.hash_mib));
+            (self.tree, self.short) = tree_for(config.hash_mib);
             self.last = None;
         }
         if config.plain_uct != self.config.plain_uct {
@@ -113,6 +130,9 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(SearchEvent),
     ) -> SearchOutcome {
+        if let Some(short) = self.short.take() {
+            report(SearchEvent::Message(short));
+        }
         let none = SearchOutcome {
             best: None,
             ponder: None,

@@ -20,6 +20,7 @@ use zerocopy::FromZeros;
 
 use crate::search::node::{Node, PackedMove};
 use crate::search::padded::CachePadded;
+use crate::search::placement;
 
 /// Bytes the arena needs per node: the node, one mark bit and a 32-bit rank per 64 nodes,
 /// rounded up so that the auxiliary tables always fit.
@@ -27,6 +28,10 @@ const BYTES_PER_NODE: usize = 33;
 
 /// The fewest nodes an arena has, whatever the budget (enough for any root and a few plies).
 const MIN_NODES: usize = 1 << 12;
+
+/// Under a memory limit, the arena takes at most this fraction (one in so many) of the
+/// address space the limit leaves.
+const ROOM_SHARE: usize = 2;
 
 /// The arena.
 #[derive(Debug)]
@@ -58,8 +63,9 @@ pub struct TreeStats {
 }
 
 impl Tree {
-    /// An arena that fits in `budget` bytes (at least a few thousand nodes; if the system
-    /// cannot provide the memory, as many nodes as it can, halving the request).
+    /// An arena that fits in `budget` bytes (at least a few thousand nodes; under a memory
+    /// limit at most half of what the limit leaves; if the system cannot provide the memory,
+    /// as many nodes as it can, halving the request).
     ///
     /// The memory is taken zeroed and not written here: the system maps it page by page as
     /// the tree first touches it, so making even the largest arena costs next to nothing and a
@@ -67,7 +73,13 @@ impl Tree {
     /// the budget either way). A zeroed node is a fresh one (see [`Node`]), and no node is
     /// read before it is allocated and initialised.
     pub fn with_budget(budget: usize) -> Tree {
-        let mut capacity = (budget / BYTES_PER_NODE).clamp(MIN_NODES, u32::MAX as usize - 1);
+        // Under a memory limit the arena takes at most a share of what the limit leaves, so
+        // that the search threads' stacks and everything else still find memory.
+        let budget = match placement::address_room() {
+            Some(room) => budget.min(room / ROOM_SHARE),
+            None => budget,
+        };
+        let mut capacity = Tree::capacity_for(budget);
         let nodes = loop {
             match <[Node]>::new_box_zeroed_with_elems(capacity) {
                 Ok(nodes) => break nodes,
@@ -90,6 +102,11 @@ impl Tree {
         };
         tree.clear();
         tree
+    }
+
+    /// The nodes an arena of `budget` bytes holds when the system provides them.
+    pub fn capacity_for(budget: usize) -> usize {
+        (budget / BYTES_PER_NODE).clamp(MIN_NODES, u32::MAX as usize - 1)
     }
 
     /// Memory figures.

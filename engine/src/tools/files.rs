@@ -4,7 +4,8 @@
 //!
 //! Paths are compared by what they name, not by their spelling: an existing file by its device
 //! and inode (through symlinks and hard links), a file not yet created by its directory's
-//! identity and its name (a dangling symlink by the file it would create).
+//! identity and its name (a dangling symlink by the file it would create); an output that is
+//! a hard link to a file inside an input folder is found by walking the folder.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -92,6 +93,56 @@ pub fn inside(dir: &str, path: &str) -> bool {
     }
 }
 
+/// How deep [`linked_into`] looks into a folder: a tables folder holds a sub-folder per rule
+/// setting, so a few levels reach every slice.
+const LINK_DEPTH: usize = 4;
+
+/// How many entries [`linked_into`] looks at at most: a folder of tables holds hundreds of
+/// slices, and a folder the user named by mistake must not make the check walk a disk.
+const LINK_ENTRIES: usize = 100_000;
+
+/// The file inside folder `dir` that is `path` under another name (a hard link made outside
+/// the folder), if any. Only an existing regular file with more than one link is looked for,
+/// so the folder is walked only when a hard link could lead into it.
+#[cfg(unix)]
+pub fn linked_into(dir: &str, path: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.nlink() < 2 {
+        return None;
+    }
+    let target = (meta.dev(), meta.ino());
+    let mut seen = 0usize;
+    let mut stack = vec![(PathBuf::from(dir), 0usize)];
+    while let Some((folder, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > LINK_ENTRIES {
+                return None;
+            }
+            // Not through symlinks: a link to a folder above would loop.
+            let Ok(m) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            if m.is_dir() && depth + 1 < LINK_DEPTH {
+                stack.push((entry.path(), depth + 1));
+            } else if m.is_file() && (m.dev(), m.ino()) == target {
+                return Some(entry.path());
+            }
+        }
+    }
+    None
+}
+
+/// Without inodes there are no hard links to find.
+#[cfg(not(unix))]
+pub fn linked_into(_dir: &str, _path: &str) -> Option<PathBuf> {
+    None
+}
+
 /// A file (or folder) a command reads or writes: the option that names it, its path, and what
 /// the command does with it.
 #[derive(Clone, Debug)]
@@ -147,6 +198,17 @@ pub fn check_outputs(files: &[Role<'_>]) -> Result<(), String> {
                     return Err(format!(
                         "{} {} is inside {} {}: the output would destroy its files",
                         out.option, out.path, other.option, other.path
+                    ));
+                }
+                if let Some(file) = linked_into(other.path, out.path) {
+                    return Err(format!(
+                        "{} {} and {} (in {} {}) are one file: the output would destroy the \
+                         input",
+                        out.option,
+                        out.path,
+                        file.display(),
+                        other.option,
+                        other.path
                     ));
                 }
             } else if same_file(out.path, other.path) {
@@ -246,6 +308,25 @@ mod tests {
             ]),
             Err(format!(
                 "--json {inner} is inside --tb {tables}: the output would destroy its files"
+            ))
+        );
+        // A hard link made outside the folder to a file inside it.
+        let slice = dir.join("sub/kk.tb");
+        std::fs::write(&slice, "TABLE").expect("write");
+        let twin = dir.join("twin.pdn");
+        std::fs::hard_link(&slice, &twin).expect("hard link");
+        assert_eq!(linked_into(&tables, &s(&twin)), Some(slice.clone()));
+        assert_eq!(linked_into(&tables, &deck), None);
+        assert_eq!(
+            check_outputs(&[
+                Role::folder("--tb", &tables),
+                Role::output("--pdn", &s(&twin))
+            ]),
+            Err(format!(
+                "--pdn {} and {} (in --tb {tables}) are one file: the output would destroy the \
+                 input",
+                s(&twin),
+                s(&slice)
             ))
         );
         // Another kind of file: recognised by its first bytes; empty, missing and non-regular
