@@ -186,8 +186,8 @@ fn draw_by_score_counts_from_the_move_number_and_resets_on_captures() {
         }
     }
     // Seeded games at a node limit: the same every time.
-    assert_eq!(drawn, 3);
-    assert_contains(&out, "Terminations: adjudication 3, normal 1\n");
+    assert_eq!(drawn, 4);
+    assert_contains(&out, "Terminations: adjudication 4\n");
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn tablebase_ends_games_with_the_tables_result() {
             assert!(term.starts_with("normal"), "{term}");
         }
     }
-    assert_eq!(by_table, 7);
+    assert_eq!(by_table, 8);
     // The tabled start ends at once with White (to move) winning.
     let first = &games[0];
     assert_eq!(first.tag("FEN"), Some("W:WK10,K20:BK1"));

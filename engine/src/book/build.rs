@@ -316,15 +316,16 @@ mod tests {
         // The start position and then its best reply were expanded (7 moves each searched).
         assert_eq!(steps, vec![(8, 1), (15, 2)]);
         let want = [
-            ("9-13", 5),
-            ("11-16", -15),
-            ("10-15", -33),
-            ("12-16", -34),
-            ("9-14", -44),
+            ("9-13", -3),
+            ("11-15", -22),
+            ("11-16", -25),
+            ("12-16", -38),
+            ("9-14", -40),
+            ("10-15", -51),
         ];
         let want: Vec<(String, i16)> = want.iter().map(|&(m, s)| (m.to_string(), s)).collect();
         assert_eq!(got, want);
         // Two positions, their moves within 50 centi-men of the best.
-        assert_eq!((book.positions(), book.len()), (2, 11));
+        assert_eq!((book.positions(), book.len()), (2, 12));
     }
 }

@@ -211,16 +211,21 @@ pub fn active(pos: &Position, out: &mut [u16; 32]) -> usize {
 
 /// The English network compiled into the binary.
 static ENGLISH: &[u8] = include_bytes!("nets/english.bgnn");
+/// The Buff and Green network compiled into the binary.
+static BUFF_AND_GREEN: &[u8] = include_bytes!("nets/buffgreen.bgnn");
 
-/// The network of `rules`, read once; `None` where none has been trained (Buff and Green,
-/// losing checkers) or the compiled file is not one (a test checks that it is).
+/// The network of `rules`, read once; `None` where none has been trained (losing checkers,
+/// the mixed rule settings) or the compiled file is not one (a test checks that it is).
 #[inline]
 pub fn for_rules(rules: &Rules) -> Option<&'static Network> {
-    static NET: OnceLock<Option<Network>> = OnceLock::new();
-    if rules.losing || rules.long_kings || rules.backward_capture {
-        return None;
-    }
-    NET.get_or_init(|| Network::parse(ENGLISH).ok()).as_ref()
+    static EN: OnceLock<Option<Network>> = OnceLock::new();
+    static BG: OnceLock<Option<Network>> = OnceLock::new();
+    let (cell, bytes) = match (rules.losing, rules.backward_capture, rules.long_kings) {
+        (false, false, false) => (&EN, ENGLISH),
+        (false, true, true) => (&BG, BUFF_AND_GREEN),
+        _ => return None,
+    };
+    cell.get_or_init(|| Network::parse(bytes).ok()).as_ref()
 }
 
 #[cfg(test)]
@@ -248,13 +253,22 @@ mod tests {
     #[test]
     fn the_compiled_network_is_read_for_its_rules_only() {
         assert_eq!(Network::parse(ENGLISH).map(|_| ()), Ok(()));
-        assert!(for_rules(&Rules::ENGLISH).is_some());
-        assert!(for_rules(&Rules::BUFF_AND_GREEN).is_none());
-        let losing = Rules {
-            losing: true,
-            ..Rules::ENGLISH
+        assert_eq!(Network::parse(BUFF_AND_GREEN).map(|_| ()), Ok(()));
+        let english = for_rules(&Rules::ENGLISH).expect("English network");
+        let buffgreen = for_rules(&Rules::BUFF_AND_GREEN).expect("Buff and Green network");
+        assert!(!std::ptr::eq(english, buffgreen));
+        for rules in [Rules::ENGLISH, Rules::BUFF_AND_GREEN] {
+            let losing = Rules {
+                losing: true,
+                ..rules
+            };
+            assert!(for_rules(&losing).is_none());
+        }
+        let mixed = Rules {
+            long_kings: false,
+            ..Rules::BUFF_AND_GREEN
         };
-        assert!(for_rules(&losing).is_none());
+        assert!(for_rules(&mixed).is_none());
     }
 
     #[test]
