@@ -6,7 +6,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
-use crate::browser::{board, open, start, strings, Browser};
+use crate::browser::{board, open, start, strings, Browser, BG};
 
 /// Pastes `text` into the PDN box and imports it; waits for the answer.
 async fn import(b: &Browser, text: &str) {
@@ -42,7 +42,7 @@ async fn sent(b: &Browser) -> Vec<String> {
 /// A page on which the engine plays White at `level` and Black (the human) is to move.
 async fn against_white(level: (&str, u64)) -> Option<Browser> {
     let b = start(None).await?;
-    b.new_game("bg", "white", level, 80).await;
+    b.new_game(BG, "white", level, 80).await;
     b.at_ply(0).await;
     Some(b)
 }
@@ -65,7 +65,7 @@ fn signal(pid: i32, sig: &str) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn hostile_pdn_files_change_nothing_in_the_engine() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     b.play("11-15", 1).await;
     let fen = b.fen().await;
     let pid = b.engine_pids();
@@ -277,7 +277,7 @@ async fn a_reload_keeps_the_game_and_closing_warns() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_diagnostics_show_the_protocol_the_engine_and_the_errors() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     b.js("(() => { window.buffgreen.send({type: 'move', move: '9-99'}); return true; })()")
         .await;
     b.until("document.getElementById('message').textContent.startsWith('illegal')")

@@ -33,7 +33,7 @@
 //! Prints the loss of the present parameters, the best logistic scale for them, the fitted
 //! parameters as a Rust array, and the held-out loss of both.
 
-use buffgreen::board::{has_captures, Rules};
+use buffgreen::board::{has_captures, Rules, Variant, WeightSet};
 use buffgreen::eval::weights::{self, Weights, PARAMS};
 use buffgreen::eval::{self, LOGISTIC_SCALE};
 use buffgreen_tune::data::Reader;
@@ -172,16 +172,20 @@ fn main() {
     } else {
         PARAMS
     };
-    let (rules, start): (Rules, Weights) = if english {
-        (Rules::ENGLISH, weights::SHORT)
+    let variant = if english {
+        Variant::English
     } else {
-        (Rules::default(), weights::LONG)
+        Variant::default()
     };
-    let (rules, start) = if losing {
-        let rules = Rules { losing, ..rules };
-        (rules, losing_start(!rules.long_kings))
-    } else {
-        (rules, start)
+    let rules = Rules {
+        losing,
+        ..variant.rules()
+    };
+    let set = variant.weights();
+    let start: Weights = match (losing, set) {
+        (true, _) => losing_start(set == WeightSet::ShortKings),
+        (false, WeightSet::ShortKings) => weights::SHORT,
+        (false, WeightSet::LongKings) => weights::LONG,
     };
     let all = load(&path, &rules);
     let cut = all.len() * 9 / 10;
@@ -259,11 +263,11 @@ fn main() {
         );
     }
     // The fitted vector as Rust source for `engine/src/eval/weights.rs`.
-    let name = match (english, losing) {
-        (true, true) => "LOSING_SHORT",
-        (false, true) => "LOSING_LONG",
-        (true, false) => "SHORT",
-        (false, false) => "LONG",
+    let name = match (set, losing) {
+        (WeightSet::ShortKings, true) => "LOSING_SHORT",
+        (WeightSet::LongKings, true) => "LOSING_LONG",
+        (WeightSet::ShortKings, false) => "SHORT",
+        (WeightSet::LongKings, false) => "LONG",
     };
     println!("#[rustfmt::skip]");
     println!("pub const {name}: Weights = [");
