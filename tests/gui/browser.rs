@@ -155,6 +155,12 @@ impl Browser {
             .unwrap_or_else(|e| panic!("{expr}: {e}"))
     }
 
+    /// Runs JavaScript statements in the page, for their effect (a value is not wanted).
+    pub async fn run(&self, statements: &str) {
+        self.js(&format!("(() => {{ {statements}; return true; }})()"))
+            .await;
+    }
+
     /// Waits until `expr` is true (a bound on the wait, not a timing assertion: the test
     /// fails only if it never becomes true).
     pub async fn until(&self, expr: &str) {
@@ -485,7 +491,7 @@ async fn pdn_export_verifies_and_import_replays() {
     for (i, mv) in ["11-15", "23-19", "8-11", "22-17"].iter().enumerate() {
         b.play(mv, i + 1).await;
     }
-    b.js("(() => { document.querySelector('#record-box').open = true; return true; })()")
+    b.run("document.querySelector('#record-box').open = true")
         .await;
     b.click("#btn-export").await;
     b.until("document.getElementById('pdn').value.includes('[Event')")
@@ -527,7 +533,7 @@ async fn pdn_export_verifies_and_import_replays() {
         "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13"
     );
     // A bad import is refused and changes nothing.
-    b.js("(() => { document.getElementById('pdn').value = '1. 9-13 9-13 *'; return true; })()")
+    b.run("document.getElementById('pdn').value = '1. 9-13 9-13 *'")
         .await;
     b.click("#btn-import").await;
     b.until("document.getElementById('message').textContent.startsWith('PDN import:')")
@@ -539,7 +545,7 @@ async fn pdn_export_verifies_and_import_replays() {
 #[tokio::test(flavor = "current_thread")]
 async fn analysis_shows_multipv_lines_and_stops() {
     let Some(b) = board(BG).await else { return };
-    b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()")
+    b.run("document.getElementById('multipv').value = '3'")
         .await;
     b.click("#btn-analyse").await;
     b.until("document.querySelectorAll('#lines li').length === 3")
@@ -633,7 +639,7 @@ async fn malformed_websocket_messages_get_an_error_and_change_nothing() {
     }
     // A message over the size bound.
     let before = b.js("window.buffgreen.received").await.as_u64().unwrap();
-    b.js("(() => { window.buffgreen.socket.send(JSON.stringify({type: 'pdn_import', text: 'x'.repeat(300000)})); return true; })()").await;
+    b.run("window.buffgreen.socket.send(JSON.stringify({type: 'pdn_import', text: 'x'.repeat(300000)}))").await;
     b.until(&format!("window.buffgreen.received > {before}"))
         .await;
     assert_eq!(

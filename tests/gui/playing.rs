@@ -34,7 +34,7 @@ async fn keys_and_the_wheel_step_through_the_moves() {
     b.js(&wheel(100)).await;
     b.at_ply(3).await;
     // Keys typed into a field stay there.
-    b.js("(() => { document.querySelector('#record-box').open = true; return true; })()")
+    b.run("document.querySelector('#record-box').open = true")
         .await;
     b.element("#fen").await.send_keys("\u{E012}").await.unwrap();
     assert_eq!(b.state("ply").await, json!(3));
@@ -55,7 +55,7 @@ async fn the_gauge_and_an_arrow_for_each_lines_best_move() {
         b.js("document.getElementById('gauge').dataset.eval").await,
         json!("")
     );
-    b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()")
+    b.run("document.getElementById('multipv').value = '3'")
         .await;
     b.click("#btn-analyse").await;
     b.until("document.querySelectorAll('#lines li').length === 3 && document.querySelectorAll('#arrows polyline').length === 3 && document.getElementById('gauge').dataset.eval !== ''").await;
@@ -135,7 +135,7 @@ async fn a_full_capture_by_its_destination_and_short_imports_made_long() {
     b.at_ply(1).await;
     assert_eq!(b.state("moves").await, json!(["18x9x2"]));
     // A PDN's short capture is shown and exported with every landing square.
-    b.js("(() => { document.querySelector('#record-box').open = true; document.getElementById('pdn').value = '[FEN \"B:W6,14:B18\"]\\n1. 18x2 *'; return true; })()").await;
+    b.run("document.querySelector('#record-box').open = true; document.getElementById('pdn').value = '[FEN \"B:W6,14:B18\"]\\n1. 18x2 *'").await;
     b.click("#btn-import").await;
     b.until("window.buffgreen.state.start === 'B:W6,14:B18' && window.buffgreen.state.moves[0] === '18x9x2'").await;
     b.close().await;
@@ -146,7 +146,7 @@ async fn a_fallen_flag_shows_no_time_left_and_the_move_list_wraps() {
     let Some(b) = board("english").await else {
         return;
     };
-    b.js("(() => { window.buffgreen.send({type: 'new', rules: {backwardCapture: false, longKings: false, drawHalfMoves: 80, losing: false}, engine: {black: false, white: false}, level: {kind: 'nodes', value: 100}, clock: {baseMs: 1000, incMs: 0}, fen: null}); return true; })()").await;
+    b.run("window.buffgreen.send({type: 'new', rules: {backwardCapture: false, longKings: false, drawHalfMoves: 80, losing: false}, engine: {black: false, white: false}, level: {kind: 'nodes', value: 100}, clock: {baseMs: 1000, incMs: 0}, fen: null})").await;
     b.until("window.buffgreen.state.result === 'white wins'")
         .await;
     assert_eq!(b.state("reason").await, json!("Black lost on time"));
@@ -227,7 +227,7 @@ async fn a_premove_sounds_and_sliding_that_can_be_turned_off() {
     let Some(b) = board(BG).await else { return };
     // The engine plays White with time to think; Black's man 1 and White's man 32 far apart,
     // so Black's premove stays legal whatever White plays.
-    b.js("(() => { window.buffgreen.send({type: 'new', rules: {backwardCapture: true, longKings: true, drawHalfMoves: 80, losing: false}, engine: {black: false, white: true}, level: {kind: 'movetime', value: 1500}, clock: null, fen: 'B:W32:B1'}); return true; })()").await;
+    b.run("window.buffgreen.send({type: 'new', rules: {backwardCapture: true, longKings: true, drawHalfMoves: 80, losing: false}, engine: {black: false, white: true}, level: {kind: 'movetime', value: 1500}, clock: null, fen: 'B:W32:B1'})").await;
     b.until("window.buffgreen.state.start === 'B:W32:B1' && !window.buffgreen.state.thinking")
         .await;
     b.click_move("1-5").await;

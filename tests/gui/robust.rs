@@ -23,7 +23,7 @@ async fn import(b: &Browser, text: &str) {
 
 /// The diagnostics as the panel last received them, after asking for fresh ones.
 async fn diagnostics(b: &Browser) -> Value {
-    b.js("(() => { window.buffgreen.diagnostics = null; document.getElementById('diag-box').open = true; window.buffgreen.send({type: 'diagnostics'}); return true; })()").await;
+    b.run("window.buffgreen.diagnostics = null; document.getElementById('diag-box').open = true; window.buffgreen.send({type: 'diagnostics'})").await;
     b.until("window.buffgreen.diagnostics != null").await;
     b.js("window.buffgreen.diagnostics").await
 }
@@ -278,7 +278,7 @@ async fn a_reload_keeps_the_game_and_closing_warns() {
 #[tokio::test(flavor = "current_thread")]
 async fn the_diagnostics_show_the_protocol_the_engine_and_the_errors() {
     let Some(b) = board(BG).await else { return };
-    b.js("(() => { window.buffgreen.send({type: 'move', move: '9-99'}); return true; })()")
+    b.run("window.buffgreen.send({type: 'move', move: '9-99'})")
         .await;
     b.until("document.getElementById('message').textContent.startsWith('illegal')")
         .await;
@@ -314,7 +314,7 @@ async fn the_diagnostics_show_the_protocol_the_engine_and_the_errors() {
     assert!(text.contains("illegal move '9-99'"), "{text}");
     // Bounded: a long session keeps the last lines only.
     for _ in 0..150 {
-        b.js("(() => { window.buffgreen.send({type: 'fen', fen: 'B:W21:B1'}); return true; })()")
+        b.run("window.buffgreen.send({type: 'fen', fen: 'B:W21:B1'})")
             .await;
     }
     b.until("window.buffgreen.received > 150").await;

@@ -630,21 +630,14 @@ pub fn check_fits(
 }
 
 /// Why a slice file does not count as built.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unfit {
     /// There is no file.
+    #[error("missing")]
     Missing,
     /// The file's header cannot be read or names another slice or other rules: why.
+    #[error("{0}")]
     Bad(String),
-}
-
-impl std::fmt::Display for Unfit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unfit::Missing => write!(f, "missing"),
-            Unfit::Bad(why) => write!(f, "{why}"),
-        }
-    }
 }
 
 /// Whether the file of `material` is in `dir` with a header for `rules`; else why not.
