@@ -15,6 +15,9 @@
 //! `cargo run --release -p buffgreen-tune --bin tune -- -- FILE [EPOCHS] [L2] [english] [losing] [base]
 //! [keep-scale]`
 //!
+//! `english` (or another rule set's one-word name, as the Hub's `variant` names it): the rules
+//! of the positions, which also pick the weight set fitted; without one, Buff and Green.
+//!
 //! `losing`: positions of losing checkers (`tune/src/bin/datagen.rs ... losing`), fitted from the
 //! material vector of `losing_start` (no drawish divisor: material says nothing of draws
 //! there). The engine does not read a fitted losing vector: the one fitted drew almost every
@@ -165,18 +168,18 @@ fn main() {
     let path = args.get(1).cloned().unwrap_or_else(|| "datagen.bin".into());
     let epochs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let l2: f64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1e-7);
-    let english = args.iter().skip(4).any(|a| a == "english");
     let losing = args.iter().skip(4).any(|a| a == "losing");
     let fitted = if args.iter().skip(4).any(|a| a == "base") {
         weights::RUNAWAY
     } else {
         PARAMS
     };
-    let variant = if english {
-        Variant::English
-    } else {
-        Variant::default()
-    };
+    // A rule set's one-word name among the words (`english`; none: the default rule set).
+    let variant = args
+        .iter()
+        .skip(4)
+        .find_map(|a| Variant::from_key(a))
+        .unwrap_or_default();
     let rules = Rules {
         losing,
         ..variant.rules()
