@@ -326,7 +326,7 @@ fn run_play(a: &PlayArgs) -> ExitCode {
     };
     let opts = buffgreen_gui::PlayOptions {
         engine,
-        rules: buffgreen_tourney::pdn::rule_set(&a.rules.rules()),
+        rules: a.rules.rules(),
         engine_side: match a.engine_side.as_str() {
             "black" => Some(buffgreen_gui::Side::Black),
             "white" => Some(buffgreen_gui::Side::White),

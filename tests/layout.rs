@@ -413,6 +413,17 @@ fn the_protocol_client_does_not_link_the_engine() {
     }
 }
 
+/// The rules crate, which both the engine library and the protocol client read, links no
+/// crate of the workspace: the arrows point down to it.
+#[test]
+fn the_rules_crate_links_no_crate_of_ours() {
+    let manifest = std::fs::read_to_string(Path::new(ROOT).join("rules/Cargo.toml")).unwrap();
+    assert!(
+        !manifest.contains("path = \"../"),
+        "rules/Cargo.toml names a crate of the workspace"
+    );
+}
+
 /// A fresh folder `name` for a made-up crate, with `src/a/` in it.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bg-{name}-{}", std::process::id()));
@@ -475,9 +486,11 @@ fn the_engine_library_depends_on_no_runner_and_no_web_stack() {
 }
 
 /// Every crate of the workspace, by its sources: their module maps are checked.
-const CRATES: [&str; 7] = [
+const CRATES: [&str; 9] = [
     "src",
+    "rules/src",
     "engine/src",
+    "client/src",
     "tourney/src",
     "gui/src",
     "testkit/src",

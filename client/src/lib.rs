@@ -5,11 +5,13 @@
 //!
 //! Layout: [`spec`] says how to start an engine (`cmd=... name=... option.X=...`), [`process`]
 //! runs it (a process group of its own, a reader thread that stamps each line, killed whole
-//! when dropped) and [`lines`] is its capped line reader; [`info`] reads the replies
-//! (`info`, `bestmove`, `option`, errors); [`rules`] holds a rule set as plain data with its
-//! names (PDN `GameType`, `Variant`, `Rules` tag, the `setoption` lines); [`pdn`] writes and
-//! reads games. What a session does with an engine (the runner's referee, the page's session)
-//! stays with each program.
+//! when dropped) and [`lines`] is its capped line reader; [`info`] reads the replies (info
+//! lines, the best move, options, errors); [`rules`] holds a rule set as plain data with its
+//! names (the rules crate's table: PDN `GameType`, `Variant`, `Rules` tag) and the lines that
+//! set it in an engine; [`pdn`] writes and reads games.
+//!
+//! What a session does with an engine (the runner's referee, the page's session) stays with
+//! each program.
 
 pub mod info;
 pub mod lines;
@@ -27,14 +29,6 @@ pub use spec::{EngineSpec, SpecError};
 pub const START_FEN: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
 
 /// `text` with control characters escaped (`\n`, `\u{0}`), so that an error quoting what an
-/// engine or a file said stays one printable line.
-pub fn printable(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            c if c.is_control() => out.extend(c.escape_default()),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// engine or a file said stays one printable line (the rules crate's, which the engine
+/// library shares).
+pub use buffgreen_rules::printable;

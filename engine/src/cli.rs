@@ -5,7 +5,7 @@
 
 use clap::{ArgAction, Args};
 
-use crate::board::Rules;
+use crate::board::{Rules, Variant};
 
 /// The two rule switches and the `--english` shorthand.
 #[derive(Args, Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,10 +26,15 @@ pub struct RuleFlags {
 impl RuleFlags {
     /// The rules these flags give (with the default draw rule).
     pub fn rules(&self) -> Rules {
-        Rules {
-            backward_capture: self.backward_capture && !self.english,
-            long_kings: self.long_kings && !self.english,
+        let switches = Rules {
+            backward_capture: self.backward_capture,
+            long_kings: self.long_kings,
             ..Rules::default()
+        };
+        if self.english {
+            switches.with_variant(Variant::English)
+        } else {
+            switches
         }
     }
 }

@@ -65,15 +65,22 @@ pub const THREE_MOVE_DECK: &str = include_str!("../../openings/3move.tsv");
 /// (made by `lab/balanced_deck.py`).
 pub const BALANCED_DECK: &str = include_str!("../../openings/buffgreen-balanced.tsv");
 
-/// The deck a match plays when it is given no openings: the 3-move deck under English rules
-/// (both switches off), where it is balanced, and the Buff and Green balanced deck under every
-/// other rule setting (the 3-move deck loses men by force when men capture backward).
+/// The decks compiled into the binary, by the path the rule sets' table gives
+/// ([`crate::board::Variant::deck`]); a test checks that every path the table gives is here.
+const DECKS: [(&str, &str); 2] = [
+    ("openings/3move.tsv", THREE_MOVE_DECK),
+    ("openings/buffgreen-balanced.tsv", BALANCED_DECK),
+];
+
+/// The deck a match plays when it is given no openings: the one the rule set names (the 3-move
+/// deck under English rules, where it is balanced, and the Buff and Green balanced deck under
+/// every other rule setting: the 3-move deck loses men by force when men capture backward).
 pub fn default_deck(rules: &Rules) -> Vec<Opening> {
-    let (name, text) = if !rules.backward_capture && !rules.long_kings {
-        ("openings/3move.tsv", THREE_MOVE_DECK)
-    } else {
-        ("openings/buffgreen-balanced.tsv", BALANCED_DECK)
-    };
+    let name = rules.variant().deck();
+    let text = DECKS
+        .iter()
+        .find(|(path, _)| *path == name)
+        .map_or("", |(_, text)| text);
     // Both decks are legal under every rule setting (a unit test reads them under all four),
     // so this cannot fail in a tested build; an empty list would still be handled by the caller.
     parse_deck(text, name, rules).unwrap_or_default()

@@ -533,14 +533,16 @@ window.addEventListener("pointerup", (ev) => {
 });
 
 function newGame() {
-  const rules = $("rules").value;
+  // Each rule set's switches ride on its option (the server writes the options from the rule
+  // sets' table).
+  const rules = $("rules").selectedOptions[0].dataset;
   const sides = $("sides").value;
   const fen = $("new-fen").value.trim();
   send({
     type: "new",
     rules: {
-      backwardCapture: rules === "bg" || rules === "short",
-      longKings: rules === "bg" || rules === "forward",
+      backwardCapture: rules.backwardCapture === "true",
+      longKings: rules.longKings === "true",
       drawHalfMoves: Number($("draw").value),
       losing: $("losing").checked,
     },

@@ -170,7 +170,7 @@ impl Record {
 /// Sets the engine to `record` (its rules, then the position) and reads the position back.
 /// Nothing is kept from a refused record: the error names what the engine refused.
 pub fn describe(engine: &mut Engine, record: &Record) -> Result<Snapshot, GuiError> {
-    for line in record.rules.setoptions() {
+    for line in buffgreen_client::rules::setoptions(&record.rules) {
         engine.send(&line)?;
     }
     engine.send(&record.position_command())?;

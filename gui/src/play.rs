@@ -182,7 +182,7 @@ pub fn play(
     writeln!(
         out,
         "buffgreen play: {} ({}); the engine '{}' plays {}; {}",
-        opts.rules.variant(),
+        opts.rules.variant().name(),
         if opts.rules.losing {
             "losing"
         } else {

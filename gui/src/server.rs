@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tungstenite::protocol::{Role, WebSocketConfig};
@@ -12,6 +12,7 @@ use tungstenite::{Message, WebSocket};
 
 use crate::error::GuiError;
 use crate::page::{Page, MAX_MESSAGE};
+use buffgreen_client::rules::Variant;
 use buffgreen_client::EngineSpec;
 
 /// Where and what to serve.
@@ -27,7 +28,8 @@ pub struct ServeOptions {
     pub engine: EngineSpec,
 }
 
-/// The page's files, compiled into the binary.
+/// The page's files, compiled into the binary; the page's `<!-- rule sets -->` stands for the
+/// new-game dialog's rule sets ([`rule_set_options`]).
 const ASSETS: &[(&str, &str, &str)] = &[
     (
         "/",
@@ -88,9 +90,41 @@ struct Allowed {
     any_address: bool,
 }
 
+/// Where the page names the rule sets.
+const RULE_SETS: &str = "<!-- rule sets -->";
+
+/// The new-game dialog's choices, one per rule set of the rules crate's table: its one-word
+/// key, its words, and its switches for the page to send.
+fn rule_set_options() -> String {
+    Variant::ALL
+        .iter()
+        .map(|v| {
+            let r = v.rules();
+            format!(
+                "<option value=\"{}\" data-backward-capture=\"{}\" data-long-kings=\"{}\">{}</option>",
+                v.key(),
+                r.backward_capture,
+                r.long_kings,
+                v.name()
+            )
+        })
+        .collect()
+}
+
+/// The page's files as served: the assets, the rule sets written into the page once.
+fn assets() -> &'static [(&'static str, &'static str, String)] {
+    static SERVED: OnceLock<Vec<(&str, &str, String)>> = OnceLock::new();
+    SERVED.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|&(path, mime, body)| (path, mime, body.replace(RULE_SETS, &rule_set_options())))
+            .collect()
+    })
+}
+
 /// The total size of the page's files in bytes (the page weight).
 pub fn page_bytes() -> usize {
-    ASSETS.iter().map(|(_, _, body)| body.len()).sum()
+    assets().iter().map(|(_, _, body)| body.len()).sum()
 }
 
 /// The most request-head bytes read.
@@ -292,7 +326,7 @@ fn connection(
         pages.fetch_sub(1, Ordering::SeqCst);
         return served;
     }
-    match ASSETS.iter().find(|(p, _, _)| *p == path) {
+    match assets().iter().find(|(p, _, _)| *p == path) {
         Some((_, mime, body)) => respond_with(&stream, "200 OK", mime, body.as_bytes(), get),
         None => respond_with(&stream, "404 Not Found", "text/plain", b"not found\n", get),
     }

@@ -45,6 +45,20 @@ pub fn read_or_exit(path: &str) -> String {
     })
 }
 
+/// A harness's command line read: its words (the PDN file first), the rules they name and the
+/// PDN file's text. A harness given fewer than `words` words prints `usage: {usage}` and
+/// exits.
+pub fn command_line(usage: &str, words: usize) -> (Vec<String>, Rules, String) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < words {
+        eprintln!("usage: {usage}");
+        std::process::exit(2);
+    }
+    let rules = rules_of(&args);
+    let text = read_or_exit(&args[0]);
+    (args, rules, text)
+}
+
 /// English rules when `args` hold `--english`, else Buff and Green rules.
 pub fn rules_of(args: &[String]) -> Rules {
     if args.iter().any(|a| a == "--english") {

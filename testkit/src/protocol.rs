@@ -302,6 +302,15 @@ pub fn count_prefix(lines: &[String], prefix: &str) -> usize {
     lines.iter().filter(|l| l.starts_with(prefix)).count()
 }
 
+/// The last `info depth` line of a search's output (its final report); panics when there is
+/// none.
+pub fn last_info_line(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info depth line in {lines:#?}"))
+}
+
 /// Checks bench output (`Nodes searched: <n>`, `Nodes/second: <n>`, nothing else) and returns
 /// the node count.
 pub fn bench_nodes<S: AsRef<str>>(lines: &[S]) -> u64 {

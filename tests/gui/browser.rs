@@ -39,6 +39,9 @@ fn free_port() -> u16 {
     l.local_addr().unwrap().port()
 }
 
+/// The new-game dialog's choice of Buff and Green rules (the rule set's one-word key).
+pub const BG: &str = "buffgreen";
+
 /// [`start`] with the built-in engine, showing a new [`Browser::new_board`] of `rules`.
 pub async fn board(rules: &str) -> Option<Browser> {
     let b = start(None).await?;
@@ -150,6 +153,12 @@ impl Browser {
             .execute(&format!("return ({expr});"), vec![])
             .await
             .unwrap_or_else(|e| panic!("{expr}: {e}"))
+    }
+
+    /// Runs JavaScript statements in the page, for their effect (a value is not wanted).
+    pub async fn run(&self, statements: &str) {
+        self.js(&format!("(() => {{ {statements}; return true; }})()"))
+            .await;
     }
 
     /// Waits until `expr` is true (a bound on the wait, not a timing assertion: the test
@@ -362,7 +371,7 @@ pub fn strings(v: &Value) -> Vec<String> {
 #[tokio::test(flavor = "current_thread")]
 async fn a_whole_game_against_the_engine_by_clicks() {
     let Some(b) = start(None).await else { return };
-    b.new_game("bg", "white", ("nodes", 200), 24).await;
+    b.new_game(BG, "white", ("nodes", 200), 24).await;
     b.at_ply(0).await;
     // The first human move is fixed, so its position is exact.
     b.play("11-15", 2).await;
@@ -386,7 +395,7 @@ async fn a_whole_game_against_the_engine_by_clicks() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_drag_and_drop_move_and_an_illegal_drop() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     b.drag(11, 15).await;
     b.at_ply(1).await;
     assert_eq!(
@@ -422,7 +431,7 @@ pub async fn set_fen(b: &Browser, fen: &str) {
 async fn multi_captures_square_by_square_under_both_rules() {
     let Some(b) = start(None).await else { return };
     // Buff and Green: the man on 18 takes 14 and then 6, both backward.
-    b.new_board("bg").await;
+    b.new_board(BG).await;
     set_fen(&b, "B:W6,14:B18").await;
     assert_eq!(b.state("legal").await, json!(["18x9x2"]));
     b.click_sq(18).await;
@@ -453,7 +462,7 @@ async fn multi_captures_square_by_square_under_both_rules() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn undo_redo_and_jump() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     b.play("11-15", 1).await;
     b.play("22-18", 2).await;
     let two = b.fen().await;
@@ -482,7 +491,7 @@ async fn pdn_export_verifies_and_import_replays() {
     for (i, mv) in ["11-15", "23-19", "8-11", "22-17"].iter().enumerate() {
         b.play(mv, i + 1).await;
     }
-    b.js("(() => { document.querySelector('#record-box').open = true; return true; })()")
+    b.run("document.querySelector('#record-box').open = true")
         .await;
     b.click("#btn-export").await;
     b.until("document.getElementById('pdn').value.includes('[Event')")
@@ -524,7 +533,7 @@ async fn pdn_export_verifies_and_import_replays() {
         "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13"
     );
     // A bad import is refused and changes nothing.
-    b.js("(() => { document.getElementById('pdn').value = '1. 9-13 9-13 *'; return true; })()")
+    b.run("document.getElementById('pdn').value = '1. 9-13 9-13 *'")
         .await;
     b.click("#btn-import").await;
     b.until("document.getElementById('message').textContent.startsWith('PDN import:')")
@@ -535,8 +544,8 @@ async fn pdn_export_verifies_and_import_replays() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn analysis_shows_multipv_lines_and_stops() {
-    let Some(b) = board("bg").await else { return };
-    b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()")
+    let Some(b) = board(BG).await else { return };
+    b.run("document.getElementById('multipv').value = '3'")
         .await;
     b.click("#btn-analyse").await;
     b.until("document.querySelectorAll('#lines li').length === 3")
@@ -630,7 +639,7 @@ async fn malformed_websocket_messages_get_an_error_and_change_nothing() {
     }
     // A message over the size bound.
     let before = b.js("window.buffgreen.received").await.as_u64().unwrap();
-    b.js("(() => { window.buffgreen.socket.send(JSON.stringify({type: 'pdn_import', text: 'x'.repeat(300000)})); return true; })()").await;
+    b.run("window.buffgreen.socket.send(JSON.stringify({type: 'pdn_import', text: 'x'.repeat(300000)}))").await;
     b.until(&format!("window.buffgreen.received > {before}"))
         .await;
     assert_eq!(
@@ -675,7 +684,7 @@ async fn latency_from_click_to_reply() {
     let Some(b) = start(None).await else { return };
     let mut times = Vec::new();
     while times.len() < n {
-        b.new_game("bg", "white", ("movetime", 100), 80).await;
+        b.new_game(BG, "white", ("movetime", 100), 80).await;
         b.at_ply(0).await;
         while times.len() < n && b.state("result").await == json!("ongoing") {
             let ply = b.play_first_legal().await;
@@ -703,7 +712,7 @@ async fn latency_from_click_to_reply() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_dead_engine_is_reported_and_restarted() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     b.play("11-15", 1).await;
     let pids = b.engine_pids();
     assert_eq!(pids.len(), 1, "one engine for the one page");

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::browser::{board, set_fen, start, Browser};
+use crate::browser::{board, set_fen, start, Browser, BG};
 
 /// Presses a key on the page (a WebDriver key code such as `\u{E012}`, the left arrow).
 async fn key(b: &Browser, code: &str) {
@@ -13,7 +13,7 @@ async fn key(b: &Browser, code: &str) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn keys_and_the_wheel_step_through_the_moves() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     for (i, mv) in ["11-15", "22-18", "15x22"].iter().enumerate() {
         b.play(mv, i + 1).await;
     }
@@ -34,7 +34,7 @@ async fn keys_and_the_wheel_step_through_the_moves() {
     b.js(&wheel(100)).await;
     b.at_ply(3).await;
     // Keys typed into a field stay there.
-    b.js("(() => { document.querySelector('#record-box').open = true; return true; })()")
+    b.run("document.querySelector('#record-box').open = true")
         .await;
     b.element("#fen").await.send_keys("\u{E012}").await.unwrap();
     assert_eq!(b.state("ply").await, json!(3));
@@ -45,7 +45,7 @@ async fn keys_and_the_wheel_step_through_the_moves() {
 async fn the_gauge_and_an_arrow_for_each_lines_best_move() {
     let Some(b) = start(None).await else { return };
     b.c.set_window_size(1120, 860).await.unwrap();
-    b.new_board("bg").await;
+    b.new_board(BG).await;
     set_fen(
         &b,
         "B:WK8,17,18,19,22,24,26,27,28,30,31:B1,2,3,5,9,10,11,12,14,16,K29",
@@ -55,7 +55,7 @@ async fn the_gauge_and_an_arrow_for_each_lines_best_move() {
         b.js("document.getElementById('gauge').dataset.eval").await,
         json!("")
     );
-    b.js("(() => { document.getElementById('multipv').value = '3'; return true; })()")
+    b.run("document.getElementById('multipv').value = '3'")
         .await;
     b.click("#btn-analyse").await;
     b.until("document.querySelectorAll('#lines li').length === 3 && document.querySelectorAll('#arrows polyline').length === 3 && document.getElementById('gauge').dataset.eval !== ''").await;
@@ -104,12 +104,12 @@ async fn the_gauge_and_an_arrow_for_each_lines_best_move() {
 async fn the_humans_side_is_at_the_bottom() {
     let Some(b) = start(None).await else { return };
     // The engine plays White: the human's Black is at the bottom (the board turned).
-    b.new_game("bg", "white", ("nodes", 100), 80).await;
+    b.new_game(BG, "white", ("nodes", 100), 80).await;
     b.until("document.getElementById('board').dataset.flipped === 'true'")
         .await;
     let bottom_rank = "document.querySelector('#ranks span:last-child').textContent";
     assert_eq!(b.js(bottom_rank).await, json!("8"));
-    b.new_game("bg", "black", ("nodes", 100), 80).await;
+    b.new_game(BG, "black", ("nodes", 100), 80).await;
     b.until("document.getElementById('board').dataset.flipped === 'false'")
         .await;
     assert_eq!(b.js(bottom_rank).await, json!("1"));
@@ -127,7 +127,7 @@ async fn the_humans_side_is_at_the_bottom() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_full_capture_by_its_destination_and_short_imports_made_long() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     set_fen(&b, "B:W6,14:B18").await;
     b.click_sq(18).await;
     assert_eq!(b.legal_squares().await, "2 9");
@@ -135,7 +135,7 @@ async fn a_full_capture_by_its_destination_and_short_imports_made_long() {
     b.at_ply(1).await;
     assert_eq!(b.state("moves").await, json!(["18x9x2"]));
     // A PDN's short capture is shown and exported with every landing square.
-    b.js("(() => { document.querySelector('#record-box').open = true; document.getElementById('pdn').value = '[FEN \"B:W6,14:B18\"]\\n1. 18x2 *'; return true; })()").await;
+    b.run("document.querySelector('#record-box').open = true; document.getElementById('pdn').value = '[FEN \"B:W6,14:B18\"]\\n1. 18x2 *'").await;
     b.click("#btn-import").await;
     b.until("window.buffgreen.state.start === 'B:W6,14:B18' && window.buffgreen.state.moves[0] === '18x9x2'").await;
     b.close().await;
@@ -146,7 +146,7 @@ async fn a_fallen_flag_shows_no_time_left_and_the_move_list_wraps() {
     let Some(b) = board("english").await else {
         return;
     };
-    b.js("(() => { window.buffgreen.send({type: 'new', rules: {backwardCapture: false, longKings: false, drawHalfMoves: 80, losing: false}, engine: {black: false, white: false}, level: {kind: 'nodes', value: 100}, clock: {baseMs: 1000, incMs: 0}, fen: null}); return true; })()").await;
+    b.run("window.buffgreen.send({type: 'new', rules: {backwardCapture: false, longKings: false, drawHalfMoves: 80, losing: false}, engine: {black: false, white: false}, level: {kind: 'nodes', value: 100}, clock: {baseMs: 1000, incMs: 0}, fen: null})").await;
     b.until("window.buffgreen.state.result === 'white wins'")
         .await;
     assert_eq!(b.state("reason").await, json!("Black lost on time"));
@@ -166,7 +166,7 @@ async fn a_fallen_flag_shows_no_time_left_and_the_move_list_wraps() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn keyboard_play_and_labels_for_screen_readers() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     assert_eq!(
         b.js("document.querySelector('[data-num=\"11\"]').getAttribute('aria-label')")
             .await,
@@ -192,7 +192,7 @@ async fn keyboard_play_and_labels_for_screen_readers() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_move_at_an_earlier_ply_keeps_the_old_line_as_a_variation() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     for (i, mv) in ["11-15", "22-18", "15x22"].iter().enumerate() {
         b.play(mv, i + 1).await;
     }
@@ -224,10 +224,10 @@ async fn a_move_at_an_earlier_ply_keeps_the_old_line_as_a_variation() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_premove_sounds_and_sliding_that_can_be_turned_off() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     // The engine plays White with time to think; Black's man 1 and White's man 32 far apart,
     // so Black's premove stays legal whatever White plays.
-    b.js("(() => { window.buffgreen.send({type: 'new', rules: {backwardCapture: true, longKings: true, drawHalfMoves: 80, losing: false}, engine: {black: false, white: true}, level: {kind: 'movetime', value: 1500}, clock: null, fen: 'B:W32:B1'}); return true; })()").await;
+    b.run("window.buffgreen.send({type: 'new', rules: {backwardCapture: true, longKings: true, drawHalfMoves: 80, losing: false}, engine: {black: false, white: true}, level: {kind: 'movetime', value: 1500}, clock: null, fen: 'B:W32:B1'})").await;
     b.until("window.buffgreen.state.start === 'B:W32:B1' && !window.buffgreen.state.thinking")
         .await;
     b.click_move("1-5").await;

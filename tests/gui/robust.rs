@@ -6,7 +6,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
-use crate::browser::{board, open, start, strings, Browser};
+use crate::browser::{board, open, start, strings, Browser, BG};
 
 /// Pastes `text` into the PDN box and imports it; waits for the answer.
 async fn import(b: &Browser, text: &str) {
@@ -23,7 +23,7 @@ async fn import(b: &Browser, text: &str) {
 
 /// The diagnostics as the panel last received them, after asking for fresh ones.
 async fn diagnostics(b: &Browser) -> Value {
-    b.js("(() => { window.buffgreen.diagnostics = null; document.getElementById('diag-box').open = true; window.buffgreen.send({type: 'diagnostics'}); return true; })()").await;
+    b.run("window.buffgreen.diagnostics = null; document.getElementById('diag-box').open = true; window.buffgreen.send({type: 'diagnostics'})").await;
     b.until("window.buffgreen.diagnostics != null").await;
     b.js("window.buffgreen.diagnostics").await
 }
@@ -42,7 +42,7 @@ async fn sent(b: &Browser) -> Vec<String> {
 /// A page on which the engine plays White at `level` and Black (the human) is to move.
 async fn against_white(level: (&str, u64)) -> Option<Browser> {
     let b = start(None).await?;
-    b.new_game("bg", "white", level, 80).await;
+    b.new_game(BG, "white", level, 80).await;
     b.at_ply(0).await;
     Some(b)
 }
@@ -65,7 +65,7 @@ fn signal(pid: i32, sig: &str) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn hostile_pdn_files_change_nothing_in_the_engine() {
-    let Some(b) = board("bg").await else { return };
+    let Some(b) = board(BG).await else { return };
     b.play("11-15", 1).await;
     let fen = b.fen().await;
     let pid = b.engine_pids();
@@ -277,8 +277,8 @@ async fn a_reload_keeps_the_game_and_closing_warns() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_diagnostics_show_the_protocol_the_engine_and_the_errors() {
-    let Some(b) = board("bg").await else { return };
-    b.js("(() => { window.buffgreen.send({type: 'move', move: '9-99'}); return true; })()")
+    let Some(b) = board(BG).await else { return };
+    b.run("window.buffgreen.send({type: 'move', move: '9-99'})")
         .await;
     b.until("document.getElementById('message').textContent.startsWith('illegal')")
         .await;
@@ -314,7 +314,7 @@ async fn the_diagnostics_show_the_protocol_the_engine_and_the_errors() {
     assert!(text.contains("illegal move '9-99'"), "{text}");
     // Bounded: a long session keeps the last lines only.
     for _ in 0..150 {
-        b.js("(() => { window.buffgreen.send({type: 'fen', fen: 'B:W21:B1'}); return true; })()")
+        b.run("window.buffgreen.send({type: 'fen', fen: 'B:W21:B1'})")
             .await;
     }
     b.until("window.buffgreen.received > 150").await;

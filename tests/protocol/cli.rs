@@ -177,6 +177,19 @@ fn each_documented_exit_status() {
     );
     let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = busy.local_addr().unwrap().port().to_string();
+    // `tb probe` and `tb status` of the English tables just built.
+    let probe = |fen| vec!["tb", "probe", "--english", "--dir", &tables, "--fen", fen];
+    let status = |pieces| {
+        vec![
+            "tb",
+            "status",
+            "--pieces",
+            pieces,
+            "--english",
+            "--dir",
+            &tables,
+        ]
+    };
     let cases: Vec<(i32, Vec<&str>)> = vec![
         (0, vec!["perft", "1"]),
         (2, vec!["perft", "1", "--fen", "bad"]),
@@ -185,58 +198,11 @@ fn each_documented_exit_status() {
         (0, vec!["book", "probe"]),
         (1, vec!["book", "probe", "--fen", "W:WK4:BK7"]),
         (2, vec!["book", "probe", "--fen", "bad"]),
-        (
-            0,
-            vec![
-                "tb",
-                "probe",
-                "--english",
-                "--dir",
-                &tables,
-                "--fen",
-                "W:WK4:BK7",
-            ],
-        ),
-        (
-            1,
-            vec![
-                "tb",
-                "probe",
-                "--english",
-                "--dir",
-                &tables,
-                "--fen",
-                "W:WK4:BK7,K16",
-            ],
-        ),
-        (
-            2,
-            vec!["tb", "probe", "--english", "--dir", &tables, "--fen", "bad"],
-        ),
-        (
-            0,
-            vec![
-                "tb",
-                "status",
-                "--pieces",
-                "2",
-                "--english",
-                "--dir",
-                &tables,
-            ],
-        ),
-        (
-            1,
-            vec![
-                "tb",
-                "status",
-                "--pieces",
-                "3",
-                "--english",
-                "--dir",
-                &tables,
-            ],
-        ),
+        (0, probe("W:WK4:BK7")),
+        (1, probe("W:WK4:BK7,K16")),
+        (2, probe("bad")),
+        (0, status("2")),
+        (1, status("3")),
         (0, vec!["tb", "verify", "--english", "--dir", &tables]),
         (0, vec!["suite", "--nodes", "50", &solved]),
         (1, vec!["suite", "--nodes", "5000", &unsolved]),

@@ -6,8 +6,8 @@ use buffgreen_testkit::protocol as protocol_support;
 
 use buffgreen::board::{fen, notation, Rules};
 use protocol_support::{
-    assert_legal_bestmove, count_prefix, quit_counting, quit_with_bestmoves, replies, Engine,
-    START_FEN,
+    assert_legal_bestmove, count_prefix, last_info_line, quit_counting, quit_with_bestmoves,
+    replies, Engine, START_FEN,
 };
 
 const BUSY: &str = "info string error: a search is already running; send stop first";
@@ -384,12 +384,7 @@ fn end_of_input_lets_a_node_limit_run_to_its_end() {
     let (all, status) = piped("go nodes 20000\n");
     assert!(status.success());
     assert_eq!(count_prefix(&all, "bestmove"), 1, "{all:#?}");
-    let last_info = all
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    assert!(last_info.contains(" nodes 20000 "), "{all:#?}");
+    assert!(last_info_line(&all).contains(" nodes 20000 "), "{all:#?}");
     legal_at_start(&all);
 }
 

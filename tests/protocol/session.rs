@@ -59,16 +59,26 @@ fn handshake() {
     );
 }
 
+/// What `d` prints at the start position: the diagram, then the game's state.
+fn start_display() -> Vec<String> {
+    let mut want = lines(&START_DIAGRAM);
+    want.extend(
+        [
+            "Clock: 0",
+            "Result: ongoing",
+            "Turn: black",
+            "Captures: none",
+            "Moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16",
+        ]
+        .map(String::from),
+    );
+    want
+}
+
 #[test]
 fn display_start_position_exactly() {
     let mut e = Engine::start();
-    let mut want = lines(&START_DIAGRAM);
-    want.push("Clock: 0".into());
-    want.push("Result: ongoing".into());
-    want.push("Turn: black".into());
-    want.push("Captures: none".into());
-    want.push("Moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16".into());
-    assert_eq!(e.display(), want);
+    assert_eq!(e.display(), start_display());
 }
 
 #[test]
@@ -553,12 +563,7 @@ fn protocol_md_examples_are_true() {
         assert!(doc.contains(&format!("< {l}\n")), "protocol.md lacks {l:?}");
     }
     // The d example.
-    let mut d = lines(&START_DIAGRAM);
-    d.push("Clock: 0".into());
-    d.push("Result: ongoing".into());
-    d.push("Turn: black".into());
-    d.push("Captures: none".into());
-    d.push("Moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16".into());
+    let d = start_display();
     assert!(doc.contains(&format!("\n{}\n", d.join("\n"))));
 }
 

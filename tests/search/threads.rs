@@ -15,7 +15,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use buffgreen::board::{fen, Game, Position, Rules};
 use buffgreen::search::{Control, Limits, Score, SearchConfig, SearchEvent, Searcher};
-use protocol_support::{assert_legal_bestmove, count_prefix, Engine, START_FEN};
+use protocol_support::{assert_legal_bestmove, count_prefix, last_info_line, Engine, START_FEN};
 use search_support::{last_info, nodes, run};
 
 fn config(threads: usize, hash_mib: usize) -> SearchConfig {
@@ -300,11 +300,7 @@ fn many_more_threads_than_cores_search_and_answer() {
     e.send("setoption name Threads value 256");
     e.send("position startpos");
     let lines = e.go("go nodes 30000");
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let last = last_info_line(&lines);
     assert!(last.contains(" nodes 30000 "), "{last}");
     assert_legal_bestmove(lines.last().unwrap(), START_FEN, &Rules::default());
     e.send("go infinite");

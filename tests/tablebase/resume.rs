@@ -9,8 +9,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use buffgreen::board::Rules;
+use buffgreen::tablebase::build::resume;
 use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_SAVE_EVERY};
-use buffgreen::tablebase::{resume, Material};
+use buffgreen::tablebase::Material;
 use buffgreen_testkit::tables::options;
 
 /// The level after which the build is stopped: a slice with that many levels and more.
@@ -205,10 +206,10 @@ fn status_tells_built_saved_unusable_and_missing_slices_apart() {
         .iter()
         .position(|&m| m == material)
         .expect("in the build");
-    let plan = buffgreen::tablebase::plan::levels(4);
+    let plan = buffgreen::tablebase::build::plan::levels(4);
     let positions = |ms: &[Material]| -> u64 {
         ms.iter()
-            .map(|&m| buffgreen::tablebase::plan::positions(m))
+            .map(|&m| buffgreen::tablebase::build::plan::positions(m))
             .sum()
     };
     let (code, lines) = status(&dir);

@@ -241,7 +241,7 @@ fn verify_reports_every_bad_slice_and_goes_on() {
     let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
     let readers = Material::slices(3)
         .into_iter()
-        .filter(|&s| s != m && buffgreen::tablebase::plan::zeroing_targets(s).contains(&m))
+        .filter(|&s| s != m && buffgreen::tablebase::build::plan::zeroing_targets(s).contains(&m))
         .count();
     assert_eq!(errors.len(), readers + 1, "{err}");
     assert!(

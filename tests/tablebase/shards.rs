@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use buffgreen::board::Rules;
+use buffgreen::tablebase::build::plan::levels;
+use buffgreen::tablebase::format::sparse;
+use buffgreen::tablebase::format::sparse::Part;
 use buffgreen::tablebase::index::SliceIndex;
-use buffgreen::tablebase::plan::levels;
-use buffgreen::tablebase::sparse::Part;
-use buffgreen::tablebase::{format, sparse, Material, Tablebase};
+use buffgreen::tablebase::{format, Material, Tablebase};
 use buffgreen_testkit::process::succeed;
 
 use crate::tables;
@@ -203,12 +204,12 @@ fn reads(dir: &Path, memory: u64) -> Vec<String> {
 fn a_build_restores_each_slice_once_when_its_memory_allows() {
     let needs: Vec<Vec<Material>> = Material::slices(4)
         .into_iter()
-        .map(buffgreen::tablebase::plan::zeroing_targets)
+        .map(buffgreen::tablebase::build::plan::zeroing_targets)
         .collect();
     // The slices a step reads, fewer pieces and then fewer men first (a slice's restoration
     // finds the slices below it in memory).
     let in_order = |mut read: Vec<Material>| {
-        buffgreen::tablebase::plan::below_first(&mut read);
+        buffgreen::tablebase::build::plan::below_first(&mut read);
         read.into_iter().map(|m| m.to_string()).collect::<Vec<_>>()
     };
     // With room, every slice another one reads is read once, when it is first needed.

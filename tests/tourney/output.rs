@@ -39,6 +39,11 @@ fn run_match(a: &str, b: &str, extra: &[&str]) -> (i32, String) {
     )
 }
 
+/// A match between two well-behaved fake engines, A and B.
+fn ok_match(extra: &[&str]) -> (i32, String) {
+    run_match(&engine("ok", "A"), &engine("ok", "B"), extra)
+}
+
 fn records(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -116,11 +121,7 @@ fn games_are_written_in_round_order_with_json_records() {
 fn json_gives_the_tables_error_bar() {
     let dir = scratch("error-bar");
     let json = dir.join("e.jsonl");
-    let (code, table) = run_match(
-        &engine("ok", "A"),
-        &engine("ok", "B"),
-        &["--games", "4", "--json", json.to_str().unwrap()],
-    );
+    let (code, table) = ok_match(&["--games", "4", "--json", json.to_str().unwrap()]);
     assert_eq!(code, 0, "{table}");
     let row = table
         .lines()
@@ -178,11 +179,7 @@ fn sprt_exit_statuses_and_state_in_json() {
 fn verify_pdn_takes_chess_style_results() {
     let dir = scratch("verify");
     let pdn = dir.join("g.pdn");
-    let (code, _) = run_match(
-        &engine("ok", "A"),
-        &engine("ok", "B"),
-        &["--games", "2", "--pdn", pdn.to_str().unwrap()],
-    );
+    let (code, _) = ok_match(&["--games", "2", "--pdn", pdn.to_str().unwrap()]);
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(&pdn).unwrap();
     // The fixed game ends with Black (the side on 1-12) out of moves: 2-0, or 1-0 in chess

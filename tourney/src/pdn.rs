@@ -5,42 +5,16 @@
 use buffgreen::board::notation::printable;
 use buffgreen::board::{fen, Game, GameResult, Position, Rules};
 use buffgreen::types::Color;
-use buffgreen_client::rules::Rules as RuleSet;
 
 pub use buffgreen_client::pdn::{
     decode, draughts_result, parse, read_file, read_games, tag_value, Header as GameHeader,
     PdnError, PdnFileError, PdnGame, Place,
 };
 
-/// The engine library's rules of a rule set named by the protocol client.
-pub fn engine_rules(r: RuleSet) -> Rules {
-    Rules {
-        backward_capture: r.backward_capture,
-        long_kings: r.long_kings,
-        draw_half_moves: r.draw_half_moves,
-        losing: r.losing,
-    }
-}
-
-/// The protocol client's rule set of the engine library's rules.
-pub fn rule_set(r: &Rules) -> RuleSet {
-    RuleSet {
-        backward_capture: r.backward_capture,
-        long_kings: r.long_kings,
-        draw_half_moves: r.draw_half_moves,
-        losing: r.losing,
-    }
-}
-
 /// One game as PDN text, ending with a blank line.
 pub fn write_game(h: &GameHeader<'_>, game: &Game) -> String {
     let moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
-    buffgreen_client::pdn::write(
-        h,
-        &rule_set(game.rules()),
-        &fen::write(game.start()),
-        &moves,
-    )
+    buffgreen_client::pdn::write(h, game.rules(), &fen::write(game.start()), &moves)
 }
 
 /// A game read from PDN, played on the engine library's board.
@@ -62,7 +36,7 @@ pub trait Replay {
 
 impl Replay for PdnGame {
     fn game_rules(&self) -> Result<Rules, PdnError> {
-        self.rules().map(engine_rules)
+        self.rules()
     }
 
     fn start(&self) -> Result<Position, PdnError> {

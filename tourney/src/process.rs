@@ -13,24 +13,17 @@ use super::iolog::{Direction, IoLog};
 use super::spec::EngineSpec;
 
 /// How talking to an engine went wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Fault {
     /// The process closed its output or its input (exited or crashed).
+    #[error("the engine exited")]
     Crashed,
     /// Nothing acceptable arrived before the deadline.
+    #[error("no reply in time")]
     Timeout,
     /// A line that breaks the protocol at this point (for instance a second `bestmove`).
+    #[error("unexpected line '{0}'")]
     Protocol(String),
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fault::Crashed => write!(f, "the engine exited"),
-            Fault::Timeout => write!(f, "no reply in time"),
-            Fault::Protocol(line) => write!(f, "unexpected line '{line}'"),
-        }
-    }
 }
 
 /// A running engine.

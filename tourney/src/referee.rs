@@ -239,7 +239,11 @@ pub fn start_engine(
         )
         .map_err(|f| (f, "uciok"))?;
         p.seed_max = seed_max;
-        let opts = rules_options(&cfg.rules)
+        // The rule options as the PDN tag names them: `Losing` only when on, so that normal
+        // matches ask nothing new of other engines.
+        let opts = cfg
+            .rules
+            .tag_options()
             .into_iter()
             .map(|(n, v)| (n.to_string(), v))
             .chain(spec.command.options.iter().cloned());
@@ -250,20 +254,6 @@ pub fn start_engine(
         p.sync(cfg.reply_timeout).map_err(|f| (f, "readyok"))
     })();
     Ok(r.map(|_| p))
-}
-
-/// The `setoption` names and values that tell an engine `rules`.
-pub fn rules_options(rules: &Rules) -> Vec<(&'static str, String)> {
-    let mut o = vec![
-        ("BackwardCapture", rules.backward_capture.to_string()),
-        ("LongKings", rules.long_kings.to_string()),
-        ("DrawHalfMoves", rules.draw_half_moves.to_string()),
-    ];
-    // Sent only when on, so that normal matches ask nothing new of other engines.
-    if rules.losing {
-        o.push(("Losing", "true".to_string()));
-    }
-    o
 }
 
 /// One side's seed for a game, spread from the game's seed (SplitMix64's finaliser).

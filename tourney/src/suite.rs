@@ -32,7 +32,7 @@ use crate::process::EngineProcess;
 use crate::referee::{self, RefereeConfig};
 use crate::spec::EngineSpec;
 use crate::tc::Limit;
-use buffgreen::board::{fen, notation, Game, Position, Rules};
+use buffgreen::board::{fen, notation, Game, Position, Rules, Variant};
 use buffgreen::cli::RuleFlags;
 use buffgreen::search::tables::Endgame;
 use buffgreen::search::{Control, Limits, Score, SearchConfig, SearchEvent, Searcher};
@@ -197,24 +197,14 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
             "am" => am = Some(value),
             "id" => id = Some(value.to_string()),
             "rules" => {
-                rules = match value {
-                    "english" => Rules {
-                        backward_capture: false,
-                        long_kings: false,
-                        ..base
-                    },
-                    "default" => Rules {
-                        backward_capture: true,
-                        long_kings: true,
-                        ..base
-                    },
-                    _ => {
-                        return Err(format!(
-                            "unknown rules '{}' (default or english)",
-                            shown(value)
-                        ))
-                    }
-                }
+                let Some(variant) = Variant::from_suite_name(value) else {
+                    return Err(format!(
+                        "unknown rules '{}' ({})",
+                        shown(value),
+                        Variant::suite_names().join(" or ")
+                    ));
+                };
+                rules = base.with_variant(variant);
             }
             _ => {}
         }
@@ -399,7 +389,7 @@ impl External {
         };
         self.started = true;
         let p = self.process.insert(p);
-        let options = referee::rules_options(&entry.rules);
+        let options = entry.rules.tag_options();
         for (name, value) in options {
             let _ = p.send(&format!("setoption name {name} value {value}"));
         }
@@ -438,12 +428,9 @@ fn limit_text(limit: Limit) -> String {
     }
 }
 
+/// The word a suite file names the rule set of `r` with, `custom` for one it has none for.
 fn rules_name(r: &Rules) -> &'static str {
-    match (r.backward_capture, r.long_kings) {
-        (false, false) => "english",
-        (true, true) => "default",
-        _ => "custom",
-    }
+    r.variant().suite_name().unwrap_or("custom")
 }
 
 /// Refuses a `--json` output that would destroy an input ([`outputs::check`]): a suite file,

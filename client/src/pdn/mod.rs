@@ -22,6 +22,9 @@
 //! - movetext numbered per pair of plies from the start position (`1. 11-15 23-19 2. ...`),
 //!   captures in long form (`9x18x27`), then the result. Games from an openings file given as
 //!   moves start from the standard position, the opening moves included.
+//!
+//! Layout: [`write`](mod@write) writes a game's tags and movetext; [`read`] reads PDN files into games
+//! (tags, movetext, the places of errors) and the rules their tags name.
 
 pub mod read;
 pub mod write;

@@ -15,7 +15,7 @@ use nom::sequence::{pair, terminated};
 use nom::IResult;
 use thiserror::Error;
 
-use crate::rules::Rules;
+use crate::rules::{Rules, Variant};
 use crate::{printable, START_FEN};
 
 /// Where something stands in a PDN file: 1-based line and column (in characters).
@@ -134,7 +134,7 @@ impl PdnGame {
         let rules = if self.is_py_draughts_american() {
             Rules::ENGLISH
         } else {
-            Rules::of_game_type(self.tag("GameType").unwrap_or(""))
+            Variant::of_game_type(self.tag("GameType").unwrap_or("")).rules()
         };
         match self.tag("Rules") {
             Some(text) => rules

@@ -63,8 +63,8 @@ pub fn write(h: &Header<'_>, rules: &Rules, start: &str, moves: &[String]) -> St
     tag("White", h.white);
     tag("Black", h.black);
     tag("Result", h.result);
-    tag("GameType", rules.game_type());
-    tag("Variant", rules.variant());
+    tag("GameType", rules.variant().game_type());
+    tag("Variant", rules.variant().name());
     tag("Rules", &rules.to_string());
     tag("TimeControl", &h.time_control);
     tag("Termination", &h.termination);

@@ -1,6 +1,8 @@
 //! The rules of the game: positions, move generation, game state, FEN and move notation.
 //!
-//! Layout: `rules` holds the rule switches, the draw rule and the losing variant; `position`
+//! Layout: `rules` holds the rule switches, the draw rule and the losing variant (the rules
+//! crate's, with the table naming each rule set) and says which rule engines must change
+//! together when a rule changes; `position`
 //! where the pieces stand; `movegen` the legal moves; [`count`] perft's view of the same rules
 //! on raw bitboards; `game` a game in progress; [`fen`] and [`notation`] read and write
 //! positions and moves; [`zobrist`] the positions' keys.
@@ -21,7 +23,7 @@ pub use movegen::{
 };
 pub use notation::Notation;
 pub use position::{Piece, Position, PositionError};
-pub use rules::Rules;
+pub use rules::{option, Rules, Variant, WeightSet};
 
 #[cfg(test)]
 pub(crate) use movegen::capture_tests::random_positions;

@@ -45,20 +45,9 @@ pub enum NotationError {
     },
 }
 
-/// `text` with control characters escaped (`\n`, `\u{0}`), so that an error quoting user input
-/// stays one printable line.
-pub fn printable(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
-}
+/// `text` with control characters escaped, so that an error quoting user input stays one
+/// printable line (the rules crate's, which the protocol client shares).
+pub use buffgreen_rules::printable;
 
 fn list_or_none(v: &[String]) -> String {
     if v.is_empty() {

@@ -16,7 +16,7 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::board::Rules;
-use crate::tablebase::checksum::checksum;
+use crate::tablebase::format::checksum::checksum;
 
 /// The first bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"BGBOOK\0\x1a";

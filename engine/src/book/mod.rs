@@ -22,10 +22,18 @@ use crate::types::Move;
 
 pub use format::{BookError, BookRules, Entry};
 
-/// The Buff and Green book of the repository.
-const BUFF_AND_GREEN: &[u8] = include_bytes!("../../../books/buffgreen.book");
-/// The English book of the repository.
-const ENGLISH: &[u8] = include_bytes!("../../../books/english.book");
+/// The books of the repository, by the path the rule sets' table gives
+/// ([`crate::board::Variant::book`]); a test checks that every path it gives is here.
+const BUILT_IN: [(&str, &[u8]); 2] = [
+    (
+        "books/buffgreen.book",
+        include_bytes!("../../../books/buffgreen.book"),
+    ),
+    (
+        "books/english.book",
+        include_bytes!("../../../books/english.book"),
+    ),
+];
 
 /// The key of `pos` in a book: the low half of its Zobrist key (pieces and side to move).
 pub fn key(pos: &Position) -> u64 {
@@ -150,21 +158,20 @@ impl Book {
     }
 }
 
-/// The book of the repository for `rules`, if it has one (Buff and Green, English).
+/// The book of the repository for `rules`, if it has one: the file its rule set names
+/// ([`crate::board::Variant::book`]) when that book was built for these rules (none for losing
+/// checkers).
 pub fn builtin(rules: &Rules) -> Option<Arc<Book>> {
-    static BOOKS: OnceLock<[Option<Arc<Book>>; 2]> = OnceLock::new();
-    let books = BOOKS.get_or_init(|| {
-        let load = |name: &str, bytes: &[u8]| Book::from_bytes(name, bytes).ok().map(Arc::new);
-        [
-            load("books/buffgreen.book", BUFF_AND_GREEN),
-            load("books/english.book", ENGLISH),
-        ]
+    static BOOKS: [OnceLock<Option<Arc<Book>>>; BUILT_IN.len()] =
+        [const { OnceLock::new() }; BUILT_IN.len()];
+    let file = rules.variant().book()?;
+    let i = BUILT_IN.iter().position(|(name, _)| *name == file)?;
+    let book = BOOKS[i].get_or_init(|| {
+        let (name, bytes) = BUILT_IN[i];
+        Book::from_bytes(name, bytes).ok().map(Arc::new)
     });
-    let wanted = BookRules::of(rules);
-    books
-        .iter()
-        .flatten()
-        .find(|b| b.rules() == wanted)
+    book.as_ref()
+        .filter(|b| b.rules() == BookRules::of(rules))
         .cloned()
 }
 

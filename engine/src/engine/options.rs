@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use thiserror::Error;
 
-use crate::board::{Notation, Rules};
+use crate::board::{option, Notation, Rules, Variant};
 use crate::search::{OptionKind, OptionValue, SearchConfig};
 use crate::tablebase::home;
 use crate::tablebase::material::MAX_PIECES;
@@ -186,10 +186,10 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 /// its field in [`Settings`] (or [`Rules`]).
 #[rustfmt::skip]
 const ROWS: &[OptionSpec] = &[
-    check("BackwardCapture", RULES.backward_capture, |_, r, b| r.backward_capture = b),
-    check("LongKings", RULES.long_kings, |_, r, b| r.long_kings = b),
-    spin("DrawHalfMoves", RULES.draw_half_moves as i64, 1000, |_, r, n| r.draw_half_moves = int(n)),
-    check("Losing", RULES.losing, |_, r, b| r.losing = b),
+    check(option::BACKWARD_CAPTURE, RULES.backward_capture, |_, r, b| r.backward_capture = b),
+    check(option::LONG_KINGS, RULES.long_kings, |_, r, b| r.long_kings = b),
+    spin(option::DRAW_HALF_MOVES, RULES.draw_half_moves as i64, 1000, |_, r, n| r.draw_half_moves = int(n)),
+    check(option::LOSING, RULES.losing, |_, r, b| r.losing = b),
     special("", OptionKind::Button, Effect::Knobs),
     text("TablebasePath", TABLES_HOME, |s, _, t| s.tablebase_path = t),
     spin("TablebasePieces", MAX_PIECES as i64, MAX_PIECES as i64, |s, _, n| s.tablebase_pieces = int(n)),
@@ -201,8 +201,8 @@ const ROWS: &[OptionSpec] = &[
     special(CLEAR_HASH, OptionKind::Button, Effect::ClearTree),
 ];
 
-/// The rules a fresh engine plays.
-const RULES: Rules = Rules::BUFF_AND_GREEN;
+/// The rules a fresh engine plays: the default rule set's.
+const RULES: Rules = Variant::BuffGreen.rules();
 
 const fn check(
     name: &'static str,

@@ -124,46 +124,37 @@ mod tests {
     use super::*;
     use crate::board::fen;
 
+    /// A term of both sides of the position `fen`: Black's, then White's.
+    fn both<T>(fen: &str, term: impl Fn(&Side) -> T) -> (T, T) {
+        let pos = fen::parse(fen).unwrap();
+        let of = |c| term(&side(&pos, c));
+        (of(Color::Black), of(Color::White))
+    }
+
     #[test]
     fn runaway_men_have_no_enemy_piece_in_their_cone() {
         // Black man on 14 (c5): White's man on 27 (f2) is in its cone, the ones on 24 (g3)
         // and 28 (h2) are not (they can never come in front of it). Black's 14 is in the cone
         // of White's 27, not in those of 24 and 28.
-        let pos = fen::parse("W:W24,27:B14").unwrap();
-        assert_eq!(side(&pos, Color::Black).runaway, 0);
-        assert_eq!(side(&pos, Color::White).runaway, 1);
-        let pos = fen::parse("W:W24,28:B14").unwrap();
-        assert_eq!(side(&pos, Color::Black).runaway, 1);
-        assert_eq!(side(&pos, Color::White).runaway, 2);
+        assert_eq!(both("W:W24,27:B14", |s| s.runaway), (0, 1));
+        assert_eq!(both("W:W24,28:B14", |s| s.runaway), (1, 2));
         // A king counts as a blocker too.
-        let pos = fen::parse("W:WK30:B14").unwrap();
-        assert_eq!(side(&pos, Color::Black).runaway, 0);
+        assert_eq!(both("W:WK30:B14", |s| s.runaway).0, 0);
     }
 
     #[test]
     fn trapped_kings_dog_holes_and_patterns() {
         // White's king on 32 (two neighbours, 27 and 28) boxed in by Black's men.
-        let pos = fen::parse("W:WK32:B27,28").unwrap();
-        assert_eq!(side(&pos, Color::White).trapped_kings, 1);
-        let pos = fen::parse("W:WK32:B27").unwrap();
-        assert_eq!(side(&pos, Color::White).trapped_kings, 0);
+        assert_eq!(both("W:WK32:B27,28", |s| s.trapped_kings).1, 1);
+        assert_eq!(both("W:WK32:B27", |s| s.trapped_kings).1, 0);
         // Black's man on 28 held by White on 32; White's on 5 held by Black on 1.
-        let pos = fen::parse("W:W5,32:B1,28").unwrap();
-        assert_eq!(side(&pos, Color::Black).dog_hole, 1);
-        assert_eq!(side(&pos, Color::White).dog_hole, 1);
-        let pos = fen::parse("W:W5:B28").unwrap();
-        assert_eq!(side(&pos, Color::Black).dog_hole, 0);
-        assert_eq!(side(&pos, Color::White).dog_hole, 0);
+        assert_eq!(both("W:W5,32:B1,28", |s| s.dog_hole), (1, 1));
+        assert_eq!(both("W:W5:B28", |s| s.dog_hole), (0, 0));
         // Back rows in the own view: Black's 1 and 3 (the bridge), White's 32 and 30.
-        let pos = fen::parse("W:W30,32:B1,3").unwrap();
-        assert_eq!(side(&pos, Color::Black).back_rank, 0b0101);
-        assert_eq!(side(&pos, Color::White).back_rank, 0b0101);
-        let start = Position::startpos();
-        assert_eq!(side(&start, Color::Black).back_rank, 0b1111);
-        assert_eq!(side(&start, Color::White).back_rank, 0b1111);
-        let pos = fen::parse("W:W29:B4").unwrap();
-        assert_eq!(side(&pos, Color::Black).back_rank, 0b1000);
-        assert_eq!(side(&pos, Color::White).back_rank, 0b1000);
+        assert_eq!(both("W:W30,32:B1,3", |s| s.back_rank), (0b0101, 0b0101));
+        let start = crate::board::fen::write(&Position::startpos());
+        assert_eq!(both(&start, |s| s.back_rank), (0b1111, 0b1111));
+        assert_eq!(both("W:W29:B4", |s| s.back_rank), (0b1000, 0b1000));
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub mod losing;
 pub mod net;
 pub mod weights;
 
-use crate::board::{generate_moves, has_captures, MoveList, Position, Rules};
+use crate::board::{generate_moves, has_captures, MoveList, Position, Rules, WeightSet};
 use crate::types::{Bitboard, Color, Direction};
 use weights::{Tables, PHASE_PIECES};
 
@@ -30,13 +30,12 @@ const HARD_WIN: i32 = 2;
 /// The evaluation difference (in man units x 100) that gives about 73% (logistic scale).
 pub const LOGISTIC_SCALE: f64 = 120.0;
 
-/// The parameter tables of `rules` (the kings' reach decides the values).
+/// The parameter tables of `rules`: the weight set its rule set names.
 #[inline]
 fn tables_for(rules: &Rules) -> &'static Tables {
-    if rules.long_kings {
-        &weights::LONG_TABLES
-    } else {
-        &weights::SHORT_TABLES
+    match rules.variant().weights() {
+        WeightSet::LongKings => &weights::LONG_TABLES,
+        WeightSet::ShortKings => &weights::SHORT_TABLES,
     }
 }
 

@@ -209,23 +209,28 @@ pub fn active(pos: &Position, out: &mut [u16; 32]) -> usize {
     n
 }
 
-/// The English network compiled into the binary.
-static ENGLISH: &[u8] = include_bytes!("nets/english.bgnn");
-/// The Buff and Green network compiled into the binary.
-static BUFF_AND_GREEN: &[u8] = include_bytes!("nets/buffgreen.bgnn");
+/// The networks compiled into the binary, by the file name the rule sets' table gives
+/// ([`crate::board::Variant::network`]); a test checks that each parses and that every name
+/// the table gives is here.
+static NETWORKS: [(&str, &[u8]); 2] = [
+    ("english.bgnn", include_bytes!("nets/english.bgnn")),
+    ("buffgreen.bgnn", include_bytes!("nets/buffgreen.bgnn")),
+];
 
 /// The network of `rules`, read once; `None` where none has been trained (losing checkers,
 /// the mixed rule settings) or the compiled file is not one (a test checks that it is).
 #[inline]
 pub fn for_rules(rules: &Rules) -> Option<&'static Network> {
-    static EN: OnceLock<Option<Network>> = OnceLock::new();
-    static BG: OnceLock<Option<Network>> = OnceLock::new();
-    let (cell, bytes) = match (rules.losing, rules.backward_capture, rules.long_kings) {
-        (false, false, false) => (&EN, ENGLISH),
-        (false, true, true) => (&BG, BUFF_AND_GREEN),
-        _ => return None,
-    };
-    cell.get_or_init(|| Network::parse(bytes).ok()).as_ref()
+    static READ: [OnceLock<Option<Network>>; NETWORKS.len()] =
+        [const { OnceLock::new() }; NETWORKS.len()];
+    if rules.losing {
+        return None;
+    }
+    let file = rules.variant().network()?;
+    let i = NETWORKS.iter().position(|(name, _)| *name == file)?;
+    READ[i]
+        .get_or_init(|| Network::parse(NETWORKS[i].1).ok())
+        .as_ref()
 }
 
 #[cfg(test)]
@@ -252,8 +257,14 @@ mod tests {
 
     #[test]
     fn the_compiled_network_is_read_for_its_rules_only() {
-        assert_eq!(Network::parse(ENGLISH).map(|_| ()), Ok(()));
-        assert_eq!(Network::parse(BUFF_AND_GREEN).map(|_| ()), Ok(()));
+        for (_, bytes) in NETWORKS {
+            assert_eq!(Network::parse(bytes).map(|_| ()), Ok(()));
+        }
+        for variant in crate::board::Variant::ALL {
+            if let Some(file) = variant.network() {
+                assert!(NETWORKS.iter().any(|(name, _)| *name == file), "{file}");
+            }
+        }
         let english = for_rules(&Rules::ENGLISH).expect("English network");
         let buffgreen = for_rules(&Rules::BUFF_AND_GREEN).expect("Buff and Green network");
         assert!(!std::ptr::eq(english, buffgreen));

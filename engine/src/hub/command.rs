@@ -321,6 +321,13 @@ mod tests {
         }
     }
 
+    /// Each line is refused with its message.
+    fn assert_errors(cases: &[(&str, &str)]) {
+        for (line, message) in cases {
+            assert_eq!(parse(line).unwrap_err().to_string(), *message, "{line:?}");
+        }
+    }
+
     #[test]
     fn tokens_with_quotes_flags_and_blanks() {
         let (cmd, args) =
@@ -376,14 +383,10 @@ mod tests {
                 value: "english".into(),
             }))
         );
-        assert_eq!(
-            parse("set-param value=1").unwrap_err().to_string(),
-            "set-param: missing name=<parameter>"
-        );
-        assert_eq!(
-            parse("set-param name=Hash").unwrap_err().to_string(),
-            "set-param: missing value=<value>"
-        );
+        assert_errors(&[
+            ("set-param value=1", "set-param: missing name=<parameter>"),
+            ("set-param name=Hash", "set-param: missing value=<value>"),
+        ]);
     }
 
     #[test]
@@ -402,18 +405,11 @@ mod tests {
         merged.merge(l);
         assert_eq!(merged.move_time, Some(Duration::from_secs(1)));
         assert_eq!(merged.nodes, Some(9));
-        assert_eq!(
-            parse("level move-time=abc").unwrap_err().to_string(),
-            "level: bad value 'abc' for move-time: expected a number of seconds up to 1000000000"
-        );
-        assert_eq!(
-            parse("level time=inf").unwrap_err().to_string(),
-            "level: bad value 'inf' for time: expected a number of seconds up to 1000000000"
-        );
-        assert_eq!(
-            parse("level nodes=0").unwrap_err().to_string(),
-            "level: bad value '0' for nodes: expected an integer from 1 to 18446744073709551615"
-        );
+        assert_errors(&[
+            ("level move-time=abc", "level: bad value 'abc' for move-time: expected a number of seconds up to 1000000000"),
+            ("level time=inf", "level: bad value 'inf' for time: expected a number of seconds up to 1000000000"),
+            ("level nodes=0", "level: bad value '0' for nodes: expected an integer from 1 to 18446744073709551615"),
+        ]);
         assert_eq!(parse("level depth=5"), Err(CommandError::Depth));
     }
 }

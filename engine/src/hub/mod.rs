@@ -23,58 +23,52 @@ pub use session::{HubError, Session};
 use crate::protocol::input::{self, Dialect, LineError};
 use crate::protocol::{Flow, Output};
 
-/// The rules a `variant` value selects.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Variant {
-    /// English/American checkers: men capture forward only, kings move one square. The
-    /// default, since every Hub client for the 8x8 board sends English games.
-    #[default]
-    English,
-    /// Buff and Green: men capture backward too, flying kings (the engine's own default).
-    BuffGreen,
-}
+/// The rule sets the `variant` parameter offers: the table's ([`Variant::on_hub`]), named
+/// by their one-word keys.
+pub use crate::board::Variant;
+
+/// The rule set a Hub session starts with: English checkers, since every Hub client for the
+/// 8x8 board sends English games.
+pub const DEFAULT_VARIANT: Variant = Variant::English;
 
 impl Choice for Variant {
-    const ALL: &'static [(Variant, &'static str)] = &[
-        (Variant::English, "english"),
-        (Variant::BuffGreen, "buffgreen"),
-    ];
-}
-
-impl Variant {
-    /// The value of `BackwardCapture` and `LongKings` under this variant.
-    fn switches(self) -> &'static str {
-        match self {
-            Variant::English => "false",
-            Variant::BuffGreen => "true",
-        }
+    /// The default first (the order `param` lists them in), then the others the Hub
+    /// offers, in the table's order.
+    fn all() -> Vec<(Variant, &'static str)> {
+        let others = Variant::ALL
+            .into_iter()
+            .filter(|v| v.on_hub() && *v != DEFAULT_VARIANT);
+        std::iter::once(DEFAULT_VARIANT)
+            .chain(others)
+            .map(|v| (v, v.key()))
+            .collect()
     }
 }
 
 /// A Hub `enum` parameter's values: each variant with the word that names it.
 pub trait Choice: Copy + PartialEq + 'static {
     /// Every value with its name, in the order `param` lists them.
-    const ALL: &'static [(Self, &'static str)];
+    fn all() -> Vec<(Self, &'static str)>;
 
     /// The word naming this value.
-    fn name(self) -> &'static str {
-        Self::ALL
-            .iter()
+    fn word(self) -> &'static str {
+        Self::all()
+            .into_iter()
             .find(|(v, _)| *v == self)
             .map_or("", |(_, n)| n)
     }
 
     /// The value a word names (case-insensitive).
-    fn from_name(name: &str) -> Option<Self> {
-        Self::ALL
-            .iter()
-            .find(|(_, n)| n.eq_ignore_ascii_case(name))
-            .map(|(v, _)| *v)
+    fn from_word(word: &str) -> Option<Self> {
+        Self::all()
+            .into_iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(word))
+            .map(|(v, _)| v)
     }
 
-    /// Every name, in order.
-    fn names() -> Vec<&'static str> {
-        Self::ALL.iter().map(|(_, n)| *n).collect()
+    /// Every word, in order.
+    fn words() -> Vec<&'static str> {
+        Self::all().into_iter().map(|(_, n)| n).collect()
     }
 }
 

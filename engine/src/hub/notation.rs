@@ -33,10 +33,12 @@ pub enum Encoding {
 }
 
 impl Choice for Encoding {
-    const ALL: &'static [(Encoding, &'static str)] = &[
-        (Encoding::Pydraughts, "pydraughts"),
-        (Encoding::Standard, "standard"),
-    ];
+    fn all() -> Vec<(Encoding, &'static str)> {
+        vec![
+            (Encoding::Pydraughts, "pydraughts"),
+            (Encoding::Standard, "standard"),
+        ]
+    }
 }
 
 impl Encoding {

@@ -5,6 +5,7 @@
 //! a double quote inside a value (which the Hub syntax cannot escape) becomes `'`, so a reply
 //! always splits into its arguments the way pydraughts splits them.
 
+use crate::board::option;
 use crate::engine::{OptionKind, OptionSpec};
 use crate::hub::notation::{write_move, Encoding};
 use crate::hub::{Choice, Variant};
@@ -49,11 +50,11 @@ pub fn hub_lines(options: &[OptionSpec], variant: Variant, encoding: Encoding) -
         pair("version", env!("CARGO_PKG_VERSION")),
         pair("author", ENGINE_AUTHOR)
     )];
-    v.push(enum_param("variant", variant.name(), &Variant::names()));
+    v.push(enum_param("variant", variant.word(), &Variant::words()));
     v.push(enum_param(
         "pos-encoding",
-        encoding.name(),
-        &Encoding::names(),
+        encoding.word(),
+        &Encoding::words(),
     ));
     for spec in options.iter().filter(|s| !is_variant_option(s)) {
         // The Hub protocol has no button type: a button option (Clear Hash) is not offered;
@@ -83,7 +84,7 @@ pub fn hub_lines(options: &[OptionSpec], variant: Variant, encoding: Encoding) -
 
 /// True for the options that `variant` sets (`BackwardCapture`, `LongKings`).
 pub fn is_variant_option(spec: &OptionSpec) -> bool {
-    ["BackwardCapture", "LongKings"]
+    [option::BACKWARD_CAPTURE, option::LONG_KINGS]
         .iter()
         .any(|n| spec.name.eq_ignore_ascii_case(n))
 }

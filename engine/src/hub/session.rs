@@ -8,12 +8,13 @@
 
 use thiserror::Error;
 
+use crate::board::option;
 use crate::board::{fen, generate_moves, Game, GameResult, MoveList, Position};
 use crate::engine::{Engine, EngineError, GoRequest, StartPosition};
 use crate::hub::command::{self, Command, CommandError, GoMode, Level};
 use crate::hub::notation::{parse_move, parse_pos, Encoding, MoveError, PosError};
 use crate::hub::output::{book_line, done_line, error_line, hub_lines, info_line};
-use crate::hub::{Choice, Variant};
+use crate::hub::{Choice, Variant, DEFAULT_VARIANT};
 use crate::protocol::{Flow, Output};
 use crate::search::{Limits, SearchEvent};
 
@@ -71,12 +72,12 @@ impl Session {
             engine: Engine::new(),
             out,
             level: Level::default(),
-            variant: Variant::default(),
+            variant: DEFAULT_VARIANT,
             encoding: Encoding::default(),
         };
         // The rules switches are options of every engine; the session test checks that the
         // default variant is in force.
-        let _ = s.set_variant(Variant::default());
+        let _ = s.set_variant(DEFAULT_VARIANT);
         s
     }
 
@@ -159,10 +160,15 @@ impl Session {
     }
 
     fn set_variant(&mut self, variant: Variant) -> Result<(), HubError> {
-        for name in ["BackwardCapture", "LongKings"] {
+        let rules = variant.rules();
+        let switches = [
+            (option::BACKWARD_CAPTURE, rules.backward_capture),
+            (option::LONG_KINGS, rules.long_kings),
+        ];
+        for (name, on) in switches {
             // A rules change may send the current game back to its start position; the GUI
             // sends `pos` before every search, so the notice is not worth a line.
-            self.engine.set_option(name, Some(variant.switches()))?;
+            self.engine.set_option(name, Some(&on.to_string()))?;
         }
         self.variant = variant;
         Ok(())
@@ -170,10 +176,10 @@ impl Session {
 
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), HubError> {
         fn choice<T: Choice>(name: &'static str, value: &str) -> Result<T, HubError> {
-            T::from_name(value).ok_or_else(|| HubError::Enum {
+            T::from_word(value).ok_or_else(|| HubError::Enum {
                 name,
                 value: crate::protocol::command::shown(value),
-                expected: T::names().join(" "),
+                expected: T::words().join(" "),
             })
         }
         if name.eq_ignore_ascii_case("variant") {

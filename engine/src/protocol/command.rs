@@ -443,6 +443,13 @@ mod tests {
         parse(line).unwrap_err().to_string()
     }
 
+    /// Each line is refused with its message.
+    fn assert_errors(cases: &[(&str, &str)]) {
+        for (line, message) in cases {
+            assert_eq!(err(line), *message, "{line:?}");
+        }
+    }
+
     fn go_limits(line: &str) -> GoRequest {
         match parse(line) {
             Ok(Some(Command::Go(g))) => g,
@@ -464,12 +471,14 @@ mod tests {
         assert_eq!(parse("eval"), Ok(Some(Command::Eval)));
         assert_eq!(parse("debug on"), Ok(Some(Command::Debug(true))));
         assert_eq!(parse("debug  off"), Ok(Some(Command::Debug(false))));
-        assert_eq!(err("debug"), "debug: missing 'on' or 'off'");
-        assert_eq!(err("debug yes"), "debug: unexpected 'yes'");
-        assert_eq!(err("debug on off"), "debug: unexpected 'off'");
-        assert_eq!(err("eval now"), "eval: unexpected 'now'");
-        assert_eq!(err("quit now"), "quit: unexpected 'now'");
-        assert_eq!(err("UCI"), "unknown command 'UCI'");
+        assert_errors(&[
+            ("debug", "debug: missing 'on' or 'off'"),
+            ("debug yes", "debug: unexpected 'yes'"),
+            ("debug on off", "debug: unexpected 'off'"),
+            ("eval now", "eval: unexpected 'now'"),
+            ("quit now", "quit: unexpected 'now'"),
+            ("UCI", "unknown command 'UCI'"),
+        ]);
     }
 
     #[test]
@@ -488,16 +497,18 @@ mod tests {
                 value: None
             }))
         );
-        assert_eq!(err("setoption"), "setoption: missing 'name'");
-        assert_eq!(err("setoption Hash 3"), "setoption: unexpected 'Hash'");
-        assert_eq!(
-            err("setoption name value 3"),
-            "setoption: missing an option name after 'name'"
-        );
-        assert_eq!(
-            err("setoption name Hash value"),
-            "setoption: missing a value after 'value'"
-        );
+        assert_errors(&[
+            ("setoption", "setoption: missing 'name'"),
+            ("setoption Hash 3", "setoption: unexpected 'Hash'"),
+            (
+                "setoption name value 3",
+                "setoption: missing an option name after 'name'",
+            ),
+            (
+                "setoption name Hash value",
+                "setoption: missing a value after 'value'",
+            ),
+        ]);
         // Issue 40 item 8: the value is the rest of the line after `value` and one blank,
         // whitespace kept, the line end stripped.
         for (line, value) in [
@@ -534,17 +545,16 @@ mod tests {
                 moves: vec![]
             }))
         );
-        assert_eq!(err("position"), "position: missing 'startpos' or 'fen'");
-        assert_eq!(err("position fen"), "position: missing a FEN after 'fen'");
-        assert_eq!(
-            err("position fen moves 1-5"),
-            "position: missing a FEN after 'fen'"
-        );
-        assert_eq!(
-            err("position startpos 11-15"),
-            "position: unexpected '11-15'"
-        );
-        assert_eq!(err("position start"), "position: unexpected 'start'");
+        assert_errors(&[
+            ("position", "position: missing 'startpos' or 'fen'"),
+            ("position fen", "position: missing a FEN after 'fen'"),
+            (
+                "position fen moves 1-5",
+                "position: missing a FEN after 'fen'",
+            ),
+            ("position startpos 11-15", "position: unexpected '11-15'"),
+            ("position start", "position: unexpected 'start'"),
+        ]);
     }
 
     #[test]
@@ -566,32 +576,19 @@ mod tests {
 
     #[test]
     fn go_errors() {
-        assert_eq!(err("go movetime"), "go: missing a value after 'movetime'");
-        assert_eq!(
-            err("go nodes 0"),
-            "go: bad value '0' for nodes: expected an integer from 1 to 18446744073709551615"
-        );
-        assert_eq!(
-            err("go movetime 1e3"),
-            "go: bad value '1e3' for movetime: expected an integer number of milliseconds up to 9223372036854775807"
-        );
-        assert_eq!(err("go infinite infinite"), "go: 'infinite' given twice");
-        assert_eq!(
-            err("go depth 0"),
-            "go: bad value '0' for depth: expected an integer from 1 to 4294967295"
-        );
-        assert_eq!(err("go mate"), "go: missing a value after 'mate'");
-        assert_eq!(err("go mate 2 mate 3"), "go: 'mate' given twice");
-        assert_eq!(err("go nodes 5 perft 2"), "go: unexpected 'perft'");
-        assert_eq!(err("go perft 2 nodes 5"), "go: unexpected 'nodes'");
-        assert_eq!(
-            err("go perft 0"),
-            "go: bad value '0' for perft: expected an integer from 1 to 30"
-        );
-        assert_eq!(
-            err("go searchmoves"),
-            "go: missing at least one move after 'searchmoves'"
-        );
+        assert_errors(&[
+            ("go movetime", "go: missing a value after 'movetime'"),
+            ("go nodes 0", "go: bad value '0' for nodes: expected an integer from 1 to 18446744073709551615"),
+            ("go movetime 1e3", "go: bad value '1e3' for movetime: expected an integer number of milliseconds up to 9223372036854775807"),
+            ("go infinite infinite", "go: 'infinite' given twice"),
+            ("go depth 0", "go: bad value '0' for depth: expected an integer from 1 to 4294967295"),
+            ("go mate", "go: missing a value after 'mate'"),
+            ("go mate 2 mate 3", "go: 'mate' given twice"),
+            ("go nodes 5 perft 2", "go: unexpected 'perft'"),
+            ("go perft 2 nodes 5", "go: unexpected 'nodes'"),
+            ("go perft 0", "go: bad value '0' for perft: expected an integer from 1 to 30"),
+            ("go searchmoves", "go: missing at least one move after 'searchmoves'"),
+        ]);
     }
 
     #[test]

@@ -155,16 +155,10 @@ mod tests {
 
     #[test]
     fn movetime_is_exact_less_overhead() {
-        let l = Limits {
-            movetime: Some(ms(1000)),
-            ..Limits::default()
-        };
+        let l = Limits::movetime(ms(1000));
         let b = budget(&l, Color::Black, ms(10)).unwrap();
         assert_eq!((b.soft, b.hard, b.flexible), (ms(990), ms(990), false));
-        let short = Limits {
-            movetime: Some(ms(16)),
-            ..Limits::default()
-        };
+        let short = Limits::movetime(ms(16));
         assert_eq!(budget(&short, Color::White, ms(10)).unwrap().hard, ms(8));
     }
 

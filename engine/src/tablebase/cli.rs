@@ -9,10 +9,10 @@ use clap::{Args, Subcommand};
 
 use crate::board::fen;
 use crate::cli::GameRuleFlags;
+use crate::tablebase::build::progress::Progress;
 use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use crate::tablebase::format::describe_rules;
-use crate::tablebase::progress::Progress;
-use crate::tablebase::verify::{verify, SliceChecked};
+use crate::tablebase::probe::verify::{verify, SliceChecked};
 use crate::tablebase::{Tablebase, TbError};
 
 /// `buffgreen tb ...`.
@@ -174,7 +174,7 @@ pub fn run(args: &TbArgs) -> i32 {
         TbCommand::Compress(a) => run_compress(a),
         TbCommand::Plan(a) => {
             let mut out = std::io::stdout().lock();
-            for (level, slice) in crate::tablebase::plan::levels(a.pieces) {
+            for (level, slice) in crate::tablebase::build::plan::levels(a.pieces) {
                 if writeln!(out, "{level} {slice}").is_err() {
                     return 2;
                 }
@@ -186,7 +186,7 @@ pub fn run(args: &TbArgs) -> i32 {
 }
 
 fn run_status(a: &StatusArgs) -> i32 {
-    use crate::tablebase::status::{status, State};
+    use crate::tablebase::build::status::{status, State};
     let rules = a.set.rules.rules();
     let Some(dir) = dir_or_default(&a.set.dir, Some(&rules)) else {
         eprintln!("{NO_DEFAULT}");
@@ -232,7 +232,7 @@ fn run_status(a: &StatusArgs) -> i32 {
 
 fn run_compress(a: &CompressArgs) -> i32 {
     let started = Instant::now();
-    match crate::tablebase::convert::compress_dir(
+    match crate::tablebase::format::convert::compress_dir(
         &a.dir,
         threads(a.threads),
         &mut |m, before, after| {

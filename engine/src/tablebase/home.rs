@@ -24,12 +24,7 @@ pub fn default_root() -> Option<PathBuf> {
 /// `long-kings`, then `-d<DrawHalfMoves>`, then `-losing` for losing checkers; e.g.
 /// `english-d80`.
 pub fn rules_folder(rules: &Rules) -> String {
-    let switches = match (rules.backward_capture, rules.long_kings) {
-        (false, false) => "english",
-        (true, true) => "buff-and-green",
-        (true, false) => "backward-capture",
-        (false, true) => "long-kings",
-    };
+    let switches = rules.variant().tables_folder();
     let losing = if rules.losing { "-losing" } else { "" };
     format!("{switches}-d{}{losing}", rules.draw_half_moves)
 }

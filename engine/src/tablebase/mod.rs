@@ -14,44 +14,29 @@
 //! `loss 0` in a normal table: see [`solve::STUCK`]), and a winning conversion is one after
 //! which the position is won by those results. A table is opened only for its own rules.
 //!
-//! Layout:
+//! Layout: the rooms are cut by job, with what they all share beside them.
 //! - the positions: [`material`] names the slices and orders them, [`index`] numbers the
 //!   positions of a slice, [`unmove`] generates predecessors, [`solve`] is the one-step rule
-//!   shared by the builder and the verifier;
-//! - building: [`build`] runs the retrograde analysis, saving its work on a large slice now
-//!   and then ([`resume`]), with `work` spreading a pass over threads, `progress` reporting
-//!   it and `store` holding the finished slices a build reads; [`plan`] cuts a build into
-//!   levels for many machines, [`status`] tells how far a build is;
-//! - the files: [`format`](mod@format) reads and writes slice files, [`compress`] their compressed
-//!   blocks, [`sparse`] the entries a sparse file leaves out, `checksum` their checksums,
-//!   [`convert`] turns plain files into sparse ones, [`home`] is where tables live when no
-//!   folder is named;
-//! - probing: [`probe`] answers queries from the slice files by positioned reads (no memory
-//!   map), through the block cache of `cache`; [`verify`] re-checks a directory;
-//! - `error` says why a table could not be built, read or probed, and [`cli`] is the
-//!   `buffgreen tb` subcommand.
+//!   shared by the builder and the verifier, and `work` spreads a pass over threads;
+//! - [`build`]: the retrograde analysis, its saved work, its progress, the finished slices it
+//!   reads, the plan that cuts a build into levels for many machines and its status;
+//! - [`format`](mod@format): the slice files (header, plain and compressed entries, the
+//!   entries a sparse file leaves out, checksums, turning plain files into sparse ones);
+//! - [`probe`]: answering queries from the slice files by positioned reads (no memory map),
+//!   through a block cache, and re-checking a directory;
+//! - [`home`] is where tables live when no folder is named, `error` says why a table could not
+//!   be built, read or probed, and [`cli`] is the `buffgreen tb` subcommand.
 
 pub mod build;
-mod cache;
-pub(crate) mod checksum;
 pub mod cli;
-pub mod compress;
-pub mod convert;
 mod error;
 pub mod format;
 pub mod home;
 pub mod index;
 pub mod material;
-pub mod plan;
 pub mod probe;
-mod progress;
-pub mod resume;
 pub mod solve;
-pub mod sparse;
-pub mod status;
-mod store;
 pub mod unmove;
-pub mod verify;
 mod work;
 
 pub use error::TbError;

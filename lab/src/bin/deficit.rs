@@ -23,13 +23,7 @@ fn material(pos: &Position, color: Color) -> i32 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 2 {
-        eprintln!("usage: deficit PDN ENGINE [--english]");
-        std::process::exit(2);
-    }
-    let rules = pdn::rules_of(&args);
-    let text = pdn::read_or_exit(&args[0]);
+    let (args, rules, text) = pdn::command_line("deficit PDN ENGINE [--english]", 2);
     let engine = &args[1];
     let (mut lost, mut level, mut games) = (0, 0, 0);
     let mut bands = [0u32; BANDS.len()];

@@ -90,12 +90,9 @@ fn die(why: String) -> ! {
     std::process::exit(2);
 }
 
+/// The suite file's `rules` word for `rules` (this tool writes Buff and Green or English).
 fn rules_name(rules: &Rules) -> &'static str {
-    if *rules == Rules::ENGLISH {
-        "english"
-    } else {
-        "default"
-    }
+    rules.variant().suite_name().unwrap_or("default")
 }
 
 /// The candidates of the games, by piece count, in game order, without repeats.

@@ -11,13 +11,7 @@ use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen_lab::pdn;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 3 {
-        eprintln!("usage: tb_audit PDN DIR ENGINE [--english]");
-        std::process::exit(2);
-    }
-    let rules = pdn::rules_of(&args);
-    let text = pdn::read_or_exit(&args[0]);
+    let (args, rules, text) = pdn::command_line("tb_audit PDN DIR ENGINE [--english]", 3);
     let tb = Tablebase::open(&PathBuf::from(&args[1]), &rules).unwrap_or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(2);

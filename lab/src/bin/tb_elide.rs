@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use buffgreen::board::{has_captures, Rules};
-use buffgreen::tablebase::compress::{BLOCK, LEVEL};
 use buffgreen::tablebase::format;
+use buffgreen::tablebase::format::compress::{BLOCK, LEVEL};
 use buffgreen::tablebase::index::SliceIndex;
 
 fn zstd_bytes(data: &[u8]) -> u64 {

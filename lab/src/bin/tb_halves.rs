@@ -8,8 +8,8 @@
 //!
 //! `cargo run --release -p buffgreen-lab --bin tb_halves -- --pieces 7 [--from N]`
 
+use buffgreen::tablebase::build::plan::{zeroing_successors, zeroing_targets};
 use buffgreen::tablebase::index::SliceIndex;
-use buffgreen::tablebase::plan::{zeroing_successors, zeroing_targets};
 use buffgreen::tablebase::Material;
 use clap::Parser;
 

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use buffgreen::tablebase::plan::{positions, Schedule};
+use buffgreen::tablebase::build::plan::{positions, Schedule};
 use buffgreen::tablebase::Material;
 use clap::Parser;
 

@@ -9,11 +9,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use buffgreen::board::{Position, Rules};
+use buffgreen::tablebase::build::plan::{below_first, positions, zeroing_targets};
+use buffgreen::tablebase::format::sparse;
+use buffgreen::tablebase::format::sparse::Part;
 use buffgreen::tablebase::index::SliceIndex;
 use buffgreen::tablebase::material::Masks;
-use buffgreen::tablebase::plan::{below_first, positions, zeroing_targets};
-use buffgreen::tablebase::sparse::Part;
-use buffgreen::tablebase::{format, sparse, Material, Tablebase, TbError, Value};
+use buffgreen::tablebase::{format, Material, Tablebase, TbError, Value};
 use clap::Parser;
 
 /// Times one restoration.

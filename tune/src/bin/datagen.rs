@@ -28,11 +28,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use buffgreen::board::{has_captures, Game, GameResult, Rules};
+use buffgreen::board::{has_captures, Game, GameResult, Rules, Variant};
 use buffgreen::openings;
 use buffgreen::search::tables::Endgame;
 use buffgreen::search::{Control, Limits, Score, SearchConfig, SearchEvent, Searcher};
@@ -43,13 +43,8 @@ use buffgreen_tune::data::{self, Outcome, Record};
 use buffgreen_tune::progress::Progress;
 use buffgreen_tune::table_label;
 
-/// The English 3-move openings.
-const ENGLISH_OPENINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../openings/3move.tsv");
-/// The Buff and Green deck (openings a deep search scores level under these rules).
-const BUFFGREEN_OPENINGS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../openings/buffgreen-balanced.tsv"
-);
+/// The repository's root, which the rule sets' deck paths are relative to.
+const REPOSITORY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// Plies after which a game that has not ended is given up (not written): the draw rule ends
 /// every real game long before.
@@ -65,12 +60,13 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum RuleSet {
-    /// English checkers.
-    English,
-    /// Buff and Green checkers.
-    Buffgreen,
+/// The rule set a `--rules` word names (the rule sets' one-word keys: `english`,
+/// `buffgreen`, ...).
+fn rule_set(word: &str) -> Result<Variant, String> {
+    Variant::from_key(word).ok_or_else(|| {
+        let keys: Vec<&str> = Variant::ALL.iter().map(|v| v.key()).collect();
+        format!("unknown rule set '{word}' ({})", keys.join(", "))
+    })
 }
 
 #[derive(Subcommand)]
@@ -89,9 +85,9 @@ struct RunArgs {
     /// The data file (its progress is FILE.progress).
     #[arg(long)]
     out: PathBuf,
-    /// The rules.
-    #[arg(long, value_enum, default_value = "english")]
-    rules: RuleSet,
+    /// The rules: a rule set's one-word name (english, buffgreen, ...).
+    #[arg(long, default_value = "english", value_parser = rule_set)]
+    rules: Variant,
     /// Losing checkers.
     #[arg(long)]
     losing: bool,
@@ -168,14 +164,13 @@ struct Shared {
 }
 
 fn run(args: &RunArgs) -> Result<(), String> {
-    let (rules, deck) = match args.rules {
-        RuleSet::English => (Rules::ENGLISH, ENGLISH_OPENINGS),
-        RuleSet::Buffgreen => (Rules::default(), BUFFGREEN_OPENINGS),
-    };
     let rules = Rules {
         losing: args.losing,
-        ..rules
+        ..args.rules.rules()
     };
+    // The rule set's own deck (the English 3-move openings, or the openings a deep search
+    // scores level under Buff and Green rules).
+    let deck = format!("{REPOSITORY}/{}", args.rules.deck());
     let progress_path = Progress::path_of(&args.out);
     let mut progress = Progress::load(&progress_path)
         .map_err(|e| e.to_string())?
@@ -197,7 +192,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
             )
         }
     };
-    let openings: Vec<Game> = openings::load(deck, &rules)
+    let openings: Vec<Game> = openings::load(&deck, &rules)
         .map_err(|e| e.to_string())?
         .into_iter()
         .map(|o| o.game)

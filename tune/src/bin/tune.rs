@@ -15,6 +15,9 @@
 //! `cargo run --release -p buffgreen-tune --bin tune -- -- FILE [EPOCHS] [L2] [english] [losing] [base]
 //! [keep-scale]`
 //!
+//! `english` (or another rule set's one-word name, as the Hub's `variant` names it): the rules
+//! of the positions, which also pick the weight set fitted; without one, Buff and Green.
+//!
 //! `losing`: positions of losing checkers (`tune/src/bin/datagen.rs ... losing`), fitted from the
 //! material vector of `losing_start` (no drawish divisor: material says nothing of draws
 //! there). The engine does not read a fitted losing vector: the one fitted drew almost every
@@ -33,7 +36,7 @@
 //! Prints the loss of the present parameters, the best logistic scale for them, the fitted
 //! parameters as a Rust array, and the held-out loss of both.
 
-use buffgreen::board::{has_captures, Rules};
+use buffgreen::board::{has_captures, Rules, Variant, WeightSet};
 use buffgreen::eval::weights::{self, Weights, PARAMS};
 use buffgreen::eval::{self, LOGISTIC_SCALE};
 use buffgreen_tune::data::Reader;
@@ -165,23 +168,27 @@ fn main() {
     let path = args.get(1).cloned().unwrap_or_else(|| "datagen.bin".into());
     let epochs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let l2: f64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1e-7);
-    let english = args.iter().skip(4).any(|a| a == "english");
     let losing = args.iter().skip(4).any(|a| a == "losing");
     let fitted = if args.iter().skip(4).any(|a| a == "base") {
         weights::RUNAWAY
     } else {
         PARAMS
     };
-    let (rules, start): (Rules, Weights) = if english {
-        (Rules::ENGLISH, weights::SHORT)
-    } else {
-        (Rules::default(), weights::LONG)
+    // A rule set's one-word name among the words (`english`; none: the default rule set).
+    let variant = args
+        .iter()
+        .skip(4)
+        .find_map(|a| Variant::from_key(a))
+        .unwrap_or_default();
+    let rules = Rules {
+        losing,
+        ..variant.rules()
     };
-    let (rules, start) = if losing {
-        let rules = Rules { losing, ..rules };
-        (rules, losing_start(!rules.long_kings))
-    } else {
-        (rules, start)
+    let set = variant.weights();
+    let start: Weights = match (losing, set) {
+        (true, _) => losing_start(set == WeightSet::ShortKings),
+        (false, WeightSet::ShortKings) => weights::SHORT,
+        (false, WeightSet::LongKings) => weights::LONG,
     };
     let all = load(&path, &rules);
     let cut = all.len() * 9 / 10;
@@ -259,11 +266,11 @@ fn main() {
         );
     }
     // The fitted vector as Rust source for `engine/src/eval/weights.rs`.
-    let name = match (english, losing) {
-        (true, true) => "LOSING_SHORT",
-        (false, true) => "LOSING_LONG",
-        (true, false) => "SHORT",
-        (false, false) => "LONG",
+    let name = match (set, losing) {
+        (WeightSet::ShortKings, true) => "LOSING_SHORT",
+        (WeightSet::LongKings, true) => "LOSING_LONG",
+        (WeightSet::ShortKings, false) => "SHORT",
+        (WeightSet::LongKings, false) => "LONG",
     };
     println!("#[rustfmt::skip]");
     println!("pub const {name}: Weights = [");

@@ -12,10 +12,10 @@
 //! Version 1 then holds each half's entries in index order: half 0 is the material with Black
 //! to move, half 1 its mirror with Black to move (that is, the material with White to move,
 //! turned round). Version 2 cuts that same sequence into blocks of a fixed number of entries,
-//! each compressed on its own (see [`crate::tablebase::compress`]): a block table of one
+//! each compressed on its own (see [`crate::tablebase::format::compress`]): a block table of one
 //! (end offset, checksum) pair per block, then the compressed blocks back to back. Version 3
 //! is version 2 over half 0's entries only, with fillers at capture positions (see
-//! [`crate::tablebase::sparse`]); the builder and `tb compress` write it.
+//! [`crate::tablebase::format::sparse`]); the builder and `tb compress` write it.
 //! Entry bytes are [`crate::tablebase::Value::code`]s, read by the header's `Losing` bit.
 //!
 //! Every header field is checked against the format's limits (known version and codec, no
@@ -24,18 +24,27 @@
 //! in canonical form, the halves and positions its index implies, zero padding) and against
 //! the file's name and length before anything else is read, so a forged or foreign header is
 //! one error, never an index out of range; the checksums are checked before any entry is used.
+//!
+//! Layout: this file reads and writes the header and the entries; [`compress`] makes and reads
+//! the compressed blocks, [`sparse`] says which entries a sparse file leaves out and restores
+//! them, `checksum` is the files' checksum, and [`convert`] turns plain files into sparse
+//! compressed ones.
+
+pub(crate) mod checksum;
+pub mod compress;
+pub mod convert;
+pub mod sparse;
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::board::Rules;
-use crate::tablebase::checksum::checksum;
-use crate::tablebase::compress::{self, Codec, BLOCK_ENTRY_LEN};
+use crate::tablebase::format::checksum::checksum;
+use crate::tablebase::format::compress::{Codec, BLOCK_ENTRY_LEN};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::MAX_PIECES;
 use crate::tablebase::solve::MAX_DISTANCE;
-use crate::tablebase::sparse;
 use crate::tablebase::{Material, TbError};
 
 /// The first bytes of every slice file.
@@ -45,7 +54,7 @@ pub const VERSION: u32 = 1;
 /// The format version of compressed tables (blocks, a block table, a checksum per block).
 pub const VERSION_COMPRESSED: u32 = 2;
 /// The format version of sparse compressed tables: as version 2, but holding only the
-/// entries a probe cannot work out from others (see [`crate::tablebase::sparse`]).
+/// entries a probe cannot work out from others (see [`crate::tablebase::format::sparse`]).
 pub const VERSION_SPARSE: u32 = 3;
 /// Bytes before the first entry (plain) or the block table (compressed).
 pub const HEADER_LEN: usize = 64;
@@ -71,7 +80,7 @@ pub enum Layout {
         /// The codec of every block.
         codec: Codec,
         /// Version 3: only half 0 is stored, and the entries of its capture positions are
-        /// fillers (see [`crate::tablebase::sparse`]).
+        /// fillers (see [`crate::tablebase::format::sparse`]).
         sparse: bool,
     },
 }
@@ -621,21 +630,14 @@ pub fn check_fits(
 }
 
 /// Why a slice file does not count as built.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unfit {
     /// There is no file.
+    #[error("missing")]
     Missing,
     /// The file's header cannot be read or names another slice or other rules: why.
+    #[error("{0}")]
     Bad(String),
-}
-
-impl std::fmt::Display for Unfit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unfit::Missing => write!(f, "missing"),
-            Unfit::Bad(why) => write!(f, "{why}"),
-        }
-    }
 }
 
 /// Whether the file of `material` is in `dir` with a header for `rules`; else why not.
@@ -704,7 +706,7 @@ pub fn scan_all(dir: &Path) -> Result<Vec<Scanned>, TbError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tablebase::checksum::Checksum;
+    use crate::tablebase::format::checksum::Checksum;
 
     #[test]
     fn checksum_in_pieces_is_the_checksum() {

@@ -13,6 +13,12 @@
 //! compressed block is checked at each read, before it is decompressed, so opening a
 //! compressed set reads no block; a block found corrupt is refused from then on without being
 //! read again. The first failed read is kept for [`Tablebase::take_fault`].
+//!
+//! Layout: this file opens a directory and answers probes, through the block cache of
+//! `cache`; [`verify`] re-checks a directory of tables against the one-step rule.
+
+mod cache;
+pub mod verify;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -20,14 +26,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use crate::board::{fen, has_captures, has_moves, Position, Rules};
-use crate::tablebase::cache::{BlockCache, DerivedCache};
-use crate::tablebase::checksum::Checksum;
-use crate::tablebase::compress;
-use crate::tablebase::compress::BLOCK_ENTRY_LEN;
+use crate::tablebase::format::checksum::Checksum;
+use crate::tablebase::format::compress;
+use crate::tablebase::format::compress::BLOCK_ENTRY_LEN;
+use crate::tablebase::format::sparse;
 use crate::tablebase::format::{self, Header, Layout, HEADER_LEN};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
-use crate::tablebase::sparse;
+use crate::tablebase::probe::cache::{BlockCache, DerivedCache};
 use crate::tablebase::{Material, TbError, Value};
 
 /// Entries per cached block of a plain file: one page.

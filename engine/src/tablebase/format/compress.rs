@@ -11,7 +11,7 @@
 use std::ops::RangeInclusive;
 use std::path::Path;
 
-use crate::tablebase::checksum::checksum;
+use crate::tablebase::format::checksum::checksum;
 use crate::tablebase::work::in_parallel;
 use crate::tablebase::TbError;
 

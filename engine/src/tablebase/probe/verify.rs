@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::MoveList;
+use crate::tablebase::build::plan::{zeroing_targets, Schedule};
+use crate::tablebase::build::store::Store;
 use crate::tablebase::build::DEFAULT_MEMORY;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::MAX_PIECES;
-use crate::tablebase::plan::{zeroing_targets, Schedule};
 use crate::tablebase::solve::{distance_limit, one_step};
-use crate::tablebase::store::Store;
 use crate::tablebase::work::{each_position, split};
 use crate::tablebase::{format, Material, TbError, Value};
 

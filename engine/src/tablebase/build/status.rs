@@ -5,9 +5,10 @@
 use std::path::Path;
 
 use crate::board::Rules;
+use crate::tablebase::build::plan::{levels, positions};
+use crate::tablebase::build::resume;
 use crate::tablebase::format::{header_fits, Unfit};
-use crate::tablebase::plan::{levels, positions};
-use crate::tablebase::{resume, Material};
+use crate::tablebase::Material;
 
 /// Where one slice of a build stands.
 #[derive(Clone, Debug, PartialEq, Eq)]

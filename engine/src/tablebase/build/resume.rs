@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::board::Rules;
-use crate::tablebase::checksum::checksum;
-use crate::tablebase::compress::block_checksum;
+use crate::tablebase::format::checksum::checksum;
+use crate::tablebase::format::compress::block_checksum;
 use crate::tablebase::format::{self, describe_rules};
 use crate::tablebase::solve::distance_limit;
 use crate::tablebase::work::in_parallel;

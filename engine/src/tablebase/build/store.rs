@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::board::{Position, Rules};
+use crate::tablebase::build::plan::{below_first, Schedule};
 use crate::tablebase::format;
+use crate::tablebase::format::sparse;
+use crate::tablebase::format::sparse::Part;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{Masks, MATERIAL_CODES};
-use crate::tablebase::plan::{below_first, Schedule};
 use crate::tablebase::solve::STUCK;
-use crate::tablebase::sparse::Part;
-use crate::tablebase::{sparse, Material, Tablebase, TbError, Value};
+use crate::tablebase::{Material, Tablebase, TbError, Value};
 
 /// The caches' budget of the tables that restore sparse slices: larger than a search's, since
 /// a restoration probes every position of a slice.

@@ -98,7 +98,7 @@ impl BlockCache {
     }
 }
 
-/// Values of positions a sparse table does not store (see [`crate::tablebase::sparse`]), once
+/// Values of positions a sparse table does not store (see [`crate::tablebase::format::sparse`]), once
 /// worked out: such a value takes one probe per move, and the probes of a search or of a
 /// slice being restored ask for the same positions again and again. Direct-mapped, one atomic
 /// word a slot (the key above the value's byte), so threads share it without a lock and a

@@ -20,21 +20,32 @@
 //! Each pass walks the positions in chunks on every thread; entries are atomic bytes. Between
 //! two levels the work is saved now and then ([`resume`]), so a stopped build goes on from
 //! there.
+//!
+//! Layout: this file runs the analysis; [`resume`] saves and restores a build's work within
+//! a large slice, `progress` reports a build's events, `store` holds the finished slices a
+//! build reads, [`plan`] cuts a build into levels for many machines and [`status`] tells how far
+//! a build is.
+
+pub mod plan;
+pub(super) mod progress;
+pub mod resume;
+pub mod status;
+pub(super) mod store;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Position, Rules};
+pub use crate::tablebase::build::plan::Share;
+use crate::tablebase::build::plan::{positions, Schedule};
+use crate::tablebase::build::store::Store;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{seen_by, Masks};
-pub use crate::tablebase::plan::Share;
-use crate::tablebase::plan::{self, positions, Schedule};
 use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
-use crate::tablebase::store::Store;
 use crate::tablebase::unmove::for_each_predecessor_step;
 use crate::tablebase::work::{boards_in, each_position, parallel, split};
-use crate::tablebase::{format, resume, Material, TbError, Value};
+use crate::tablebase::{format, Material, TbError, Value};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -49,7 +60,7 @@ pub struct BuildOptions {
     pub threads: usize,
     /// Write sparse compressed files (format version 3) instead of plain ones.
     pub compress: bool,
-    /// Build only one share of one level (see [`crate::tablebase::plan`]); `None`: all.
+    /// Build only one share of one level (see [`crate::tablebase::build::plan`]); `None`: all.
     pub share: Option<Share>,
     /// Bytes of table memory ([`DEFAULT_MEMORY`] is a fair choice): the slice built, the
     /// slices it reads and those kept to be read again stay within it, unless the first two

@@ -1,0 +1,213 @@
+//! The rule options of protocol.md as plain data: the two rule switches, the draw rule and
+//! the losing variant, with their option names and the PDN `Rules` tag that writes and reads
+//! them.
+
+use std::fmt;
+
+use crate::printable;
+use crate::variant::Variant;
+
+/// The names of the rule options (protocol.md), as `setoption`, the PDN `Rules` tag and the
+/// tables' headers write them.
+pub mod option {
+    /// Men may capture backward as well as forward.
+    pub const BACKWARD_CAPTURE: &str = "BackwardCapture";
+    /// Kings fly along empty diagonals and capture from a distance.
+    pub const LONG_KINGS: &str = "LongKings";
+    /// Half-moves without a capture or a crowning that draw the game (0: never).
+    pub const DRAW_HALF_MOVES: &str = "DrawHalfMoves";
+    /// The side to move without a legal move wins.
+    pub const LOSING: &str = "Losing";
+}
+
+/// The rule set a game is played under. The default is Buff and Green checkers; both switches
+/// off gives the move rules of English/American checkers. Which named rule set the switches
+/// make is [`Rules::variant`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Rules {
+    /// Men may capture backward as well as forward (`BackwardCapture`).
+    pub backward_capture: bool,
+    /// Kings fly along empty diagonals and capture from a distance (`LongKings`).
+    pub long_kings: bool,
+    /// Half-moves without capture or promotion after which the game is drawn; 0 turns the
+    /// rule off (`DrawHalfMoves`).
+    pub draw_half_moves: u32,
+    /// Losing (misere, "reverse") checkers: the side to move that has no legal move WINS;
+    /// moves, captures and the draw rule are unchanged (`Losing`).
+    pub losing: bool,
+}
+
+impl Rules {
+    /// Buff and Green defaults: backward captures, flying kings, draw after 80 half-moves.
+    pub const BUFF_AND_GREEN: Rules = Variant::BuffGreen.rules();
+
+    /// English/American checkers move rules (both switches off), with the same draw rule.
+    pub const ENGLISH: Rules = Variant::English.rules();
+
+    /// The four settings of the two switches (with the default draw rule), in the table's
+    /// order: Buff and Green, short kings (backward captures only), long kings only, and
+    /// English.
+    pub const ALL: [Rules; 4] = [
+        Variant::BuffGreen.rules(),
+        Variant::ShortKings.rules(),
+        Variant::ForwardCapture.rules(),
+        Variant::English.rules(),
+    ];
+
+    /// The named rule set whose move rules these are (the draw rule and `losing` aside).
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        Variant::of_switches(self.backward_capture, self.long_kings)
+    }
+
+    /// These rules with the move rules of `variant`, the draw rule and `losing` kept.
+    pub const fn with_variant(self, variant: Variant) -> Rules {
+        let named = variant.rules();
+        Rules {
+            backward_capture: named.backward_capture,
+            long_kings: named.long_kings,
+            ..self
+        }
+    }
+
+    /// The winner when the side to move, `stuck`, has no legal move: the other side, or under
+    /// `losing` the stuck side itself.
+    #[inline]
+    pub fn winner_when_stuck<C: std::ops::Not<Output = C>>(&self, stuck: C) -> C {
+        if self.losing {
+            stuck
+        } else {
+            !stuck
+        }
+    }
+
+    /// Every rule option with its value, in the order protocol.md lists them.
+    pub fn options(&self) -> [(&'static str, String); 4] {
+        [
+            (option::BACKWARD_CAPTURE, self.backward_capture.to_string()),
+            (option::LONG_KINGS, self.long_kings.to_string()),
+            (option::DRAW_HALF_MOVES, self.draw_half_moves.to_string()),
+            (option::LOSING, self.losing.to_string()),
+        ]
+    }
+
+    /// The rule options as the PDN `Rules` tag and the match runner name them: every one but
+    /// `Losing`, which only when on, so that normal games ask nothing new of other engines
+    /// and readers.
+    pub fn tag_options(&self) -> Vec<(&'static str, String)> {
+        let mut o = self.options().to_vec();
+        if !self.losing {
+            o.retain(|(name, _)| *name != option::LOSING);
+        }
+        o
+    }
+
+    /// These rules changed by the fields of a PDN `Rules` tag (`BackwardCapture=true
+    /// LongKings=false DrawHalfMoves=80 Losing=false`, in any order, any of them). The error
+    /// is the field that is not one of them, or whose value does not read.
+    pub fn with_tag(mut self, tag: &str) -> Result<Rules, RulesTagError> {
+        for field in tag.split_whitespace() {
+            let bad = || RulesTagError::Value(field.to_string());
+            let (key, value) = field
+                .split_once('=')
+                .ok_or_else(|| RulesTagError::Field(field.to_string()))?;
+            let flag = || match value {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(bad()),
+            };
+            match key {
+                option::BACKWARD_CAPTURE => self.backward_capture = flag()?,
+                option::LONG_KINGS => self.long_kings = flag()?,
+                option::LOSING => self.losing = flag()?,
+                option::DRAW_HALF_MOVES => {
+                    self.draw_half_moves = value.parse().map_err(|_| bad())?
+                }
+                _ => return Err(RulesTagError::Unknown(field.to_string())),
+            }
+        }
+        Ok(self)
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::BUFF_AND_GREEN
+    }
+}
+
+/// `BackwardCapture=true LongKings=true DrawHalfMoves=80`, then ` Losing=true` under the
+/// losing variant: the option names and values, as PDN's `Rules` tag and table headers show
+/// them.
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (name, value)) in self.tag_options().iter().enumerate() {
+            let gap = if i == 0 { "" } else { " " };
+            write!(f, "{gap}{name}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a PDN `Rules` tag does not read: the field, quoted with its control characters escaped
+/// (the message stays one printable line).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesTagError {
+    /// A field that is not `name=value`.
+    #[error("bad Rules field '{}'", printable(.0))]
+    Field(String),
+    /// A known field whose value does not read.
+    #[error("bad Rules value '{}'", printable(.0))]
+    Value(String),
+    /// A field of another name.
+    #[error("unknown Rules field '{}'", printable(.0))]
+    Unknown(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_read_back() {
+        assert_eq!(Rules::default(), Rules::BUFF_AND_GREEN);
+        assert_eq!(
+            Rules::BUFF_AND_GREEN.to_string(),
+            "BackwardCapture=true LongKings=true DrawHalfMoves=80"
+        );
+        let losing = Rules {
+            losing: true,
+            long_kings: false,
+            draw_half_moves: 0,
+            ..Rules::BUFF_AND_GREEN
+        };
+        let tag = losing.to_string();
+        assert_eq!(
+            tag,
+            "BackwardCapture=true LongKings=false DrawHalfMoves=0 Losing=true"
+        );
+        assert_eq!(Rules::ENGLISH.with_tag(&tag), Ok(losing));
+        assert_eq!(
+            Rules::ENGLISH.with_tag("LongKings=maybe"),
+            Err(RulesTagError::Value("LongKings=maybe".into()))
+        );
+        assert_eq!(
+            Rules::ENGLISH.with_tag("Kings").unwrap_err().to_string(),
+            "bad Rules field 'Kings'"
+        );
+        assert_eq!(
+            Rules::ENGLISH.with_tag("Kings=1").unwrap_err().to_string(),
+            "unknown Rules field 'Kings=1'"
+        );
+    }
+
+    #[test]
+    fn the_stuck_side_loses_unless_losing() {
+        let losing = Rules {
+            losing: true,
+            ..Rules::ENGLISH
+        };
+        assert!(!Rules::ENGLISH.winner_when_stuck(true));
+        assert!(losing.winner_when_stuck(true));
+    }
+}

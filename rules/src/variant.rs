@@ -1,0 +1,296 @@
+//! The one table of rule sets: each [`Variant`] with its move rules and every name the
+//! programs give it. Everything that asks "which rule set is this" (the Hub `variant`
+//! parameter, PDN's `GameType` and `Variant` tags, the tables' folder, the opening deck, the
+//! built-in book, the evaluation's weights and network, the suite files' `rules` field, the
+//! front ends' new-game dialog) reads it here; adding a rule set is adding its row.
+//!
+//! `losing` is not a rule set of its own: it turns any of them into its losing form, and the
+//! names say so where they must (the tables' folder gets `-losing`; no book, deck or network
+//! is made for it).
+
+use crate::rules::Rules;
+
+/// A named rule set: a setting of the move rules. The draw rule and `losing` are options on
+/// top of any of them ([`Rules`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Buff and Green checkers: men capture backward too, kings fly. The engine's default.
+    #[default]
+    BuffGreen,
+    /// Buff and Green with short kings: men capture backward, kings move one square.
+    ShortKings,
+    /// Buff and Green with men capturing forward only: kings fly.
+    ForwardCapture,
+    /// English/American checkers: men capture forward only, kings move one square.
+    English,
+}
+
+/// The evaluation's fitted weight set a rule set plays with (the engine library holds the
+/// numbers): the kings' reach decides which one fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightSet {
+    /// Fitted under short kings (English checkers).
+    ShortKings,
+    /// Fitted under flying kings (Buff and Green).
+    LongKings,
+}
+
+/// One row of the table.
+struct Row {
+    variant: Variant,
+    backward_capture: bool,
+    long_kings: bool,
+    key: &'static str,
+    hub: bool,
+    name: &'static str,
+    game_type: &'static str,
+    tables: &'static str,
+    suite: Option<&'static str>,
+    deck: &'static str,
+    book: Option<&'static str>,
+    weights: WeightSet,
+    network: Option<&'static str>,
+}
+
+/// The `GameType` written for every rule set PDN has no number for: the first number PDN 3.0
+/// leaves free for new draughts games, then the board as English checkers has it (Black
+/// first, 8x8, numbers from the top-left corner). Not `23` (American pool checkers), which
+/// py-draughts writes for its American checkers, that is English checkers: a reader could not
+/// tell the two apart.
+const GAME_TYPE_OTHER: &str = "32,B,8,8,N1,0";
+
+/// Every rule set, in the order [`Rules::ALL`] and the front ends list them.
+const TABLE: [Row; 4] = [
+    Row {
+        variant: Variant::BuffGreen,
+        backward_capture: true,
+        long_kings: true,
+        key: "buffgreen",
+        hub: true,
+        name: "Buff and Green checkers",
+        game_type: GAME_TYPE_OTHER,
+        tables: "buff-and-green",
+        suite: Some("default"),
+        deck: "openings/buffgreen-balanced.tsv",
+        book: Some("books/buffgreen.book"),
+        weights: WeightSet::LongKings,
+        network: Some("buffgreen.bgnn"),
+    },
+    Row {
+        variant: Variant::ShortKings,
+        backward_capture: true,
+        long_kings: false,
+        key: "shortkings",
+        hub: false,
+        name: "Buff and Green checkers, short kings",
+        game_type: GAME_TYPE_OTHER,
+        tables: "backward-capture",
+        suite: None,
+        deck: "openings/buffgreen-balanced.tsv",
+        book: None,
+        weights: WeightSet::ShortKings,
+        network: None,
+    },
+    Row {
+        variant: Variant::ForwardCapture,
+        backward_capture: false,
+        long_kings: true,
+        key: "forwardcapture",
+        hub: false,
+        name: "Buff and Green checkers, men capture forward only",
+        game_type: GAME_TYPE_OTHER,
+        tables: "long-kings",
+        suite: None,
+        deck: "openings/buffgreen-balanced.tsv",
+        book: None,
+        weights: WeightSet::LongKings,
+        network: None,
+    },
+    Row {
+        variant: Variant::English,
+        backward_capture: false,
+        long_kings: false,
+        key: "english",
+        hub: true,
+        name: "English checkers",
+        game_type: "21",
+        tables: "english",
+        suite: Some("english"),
+        deck: "openings/3move.tsv",
+        book: Some("books/english.book"),
+        weights: WeightSet::ShortKings,
+        network: Some("english.bgnn"),
+    },
+];
+
+/// The number of a `GameType` value: what comes before its first comma.
+fn game_type_number(game_type: &str) -> &str {
+    game_type.split(',').next().unwrap_or("").trim()
+}
+
+impl Variant {
+    /// Every rule set, in the table's order.
+    pub const ALL: [Variant; TABLE.len()] = {
+        let mut all = [Variant::BuffGreen; TABLE.len()];
+        let mut i = 0;
+        while i < TABLE.len() {
+            all[i] = TABLE[i].variant;
+            i += 1;
+        }
+        all
+    };
+
+    /// This rule set's row. The table lists the variants in their declaration order (a test
+    /// checks it), so the row is found by index.
+    #[inline]
+    const fn row(self) -> &'static Row {
+        &TABLE[self as usize]
+    }
+
+    /// The rule set of a setting of the two switches.
+    #[inline]
+    pub const fn of_switches(backward_capture: bool, long_kings: bool) -> Variant {
+        let mut i = 0;
+        while i < TABLE.len() {
+            let row = &TABLE[i];
+            if row.backward_capture == backward_capture && row.long_kings == long_kings {
+                return row.variant;
+            }
+            i += 1;
+        }
+        Variant::BuffGreen
+    }
+
+    /// This rule set's move rules, with the default draw rule (80 half-moves), not losing.
+    pub const fn rules(self) -> Rules {
+        Rules {
+            backward_capture: self.row().backward_capture,
+            long_kings: self.row().long_kings,
+            draw_half_moves: 80,
+            losing: false,
+        }
+    }
+
+    /// The one-word name: the Hub `variant` value (`buffgreen`, `english`) and the front
+    /// ends' choice.
+    pub fn key(self) -> &'static str {
+        self.row().key
+    }
+
+    /// The rule set a one-word name names (case-insensitive).
+    pub fn from_key(key: &str) -> Option<Variant> {
+        TABLE
+            .iter()
+            .find(|r| r.key.eq_ignore_ascii_case(key))
+            .map(|r| r.variant)
+    }
+
+    /// Whether the Hub dialect offers this rule set as a `variant` value.
+    pub fn on_hub(self) -> bool {
+        self.row().hub
+    }
+
+    /// The rules in words, as the PDN `Variant` tag and the front ends name them.
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    /// The PDN `GameType` tag: `21` for English checkers, `32,B,8,8,N1,0` for the rule sets
+    /// PDN has no number for.
+    pub fn game_type(self) -> &'static str {
+        self.row().game_type
+    }
+
+    /// The rule set a PDN `GameType` tag names (the number before the first comma decides):
+    /// the first in the table with that number, Buff and Green for a number none has.
+    pub fn of_game_type(game_type: &str) -> Variant {
+        let number = game_type_number(game_type);
+        TABLE
+            .iter()
+            .find(|r| game_type_number(r.game_type) == number)
+            .map_or(Variant::BuffGreen, |r| r.variant)
+    }
+
+    /// The tables' sub-folder stem: `buff-and-green`, `english`, `backward-capture`,
+    /// `long-kings` (the tables' home adds the draw rule and `-losing`).
+    pub fn tables_folder(self) -> &'static str {
+        self.row().tables
+    }
+
+    /// The word a suite file's `rules` field names this rule set with (`default`,
+    /// `english`), if it has one.
+    pub fn suite_name(self) -> Option<&'static str> {
+        self.row().suite
+    }
+
+    /// The rule set a suite file's `rules` word names.
+    pub fn from_suite_name(word: &str) -> Option<Variant> {
+        TABLE
+            .iter()
+            .find(|r| r.suite == Some(word))
+            .map(|r| r.variant)
+    }
+
+    /// The words a suite file's `rules` field takes, in the table's order.
+    pub fn suite_names() -> Vec<&'static str> {
+        TABLE.iter().filter_map(|r| r.suite).collect()
+    }
+
+    /// The repository's opening deck for matches under this rule set (a path from the
+    /// repository's root; the engine library compiles the file in).
+    pub fn deck(self) -> &'static str {
+        self.row().deck
+    }
+
+    /// The repository's opening book, if there is one (a path from the repository's root).
+    pub fn book(self) -> Option<&'static str> {
+        self.row().book
+    }
+
+    /// The evaluation's fitted weights this rule set plays with.
+    #[inline]
+    pub const fn weights(self) -> WeightSet {
+        self.row().weights
+    }
+
+    /// The learned network's file (in the engine library's `eval/nets/`), if one has been
+    /// trained for this rule set (none for losing checkers).
+    pub fn network(self) -> Option<&'static str> {
+        self.row().network
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_declaration_order_and_each_setting_is_named_once() {
+        for (i, row) in TABLE.iter().enumerate() {
+            assert_eq!(row.variant as usize, i);
+            assert_eq!(
+                Variant::of_switches(row.backward_capture, row.long_kings),
+                row.variant
+            );
+            assert_eq!(Variant::from_key(row.key), Some(row.variant));
+            assert_eq!(row.variant.rules().variant(), row.variant);
+        }
+        assert_eq!(Variant::ALL.len(), Rules::ALL.len());
+    }
+
+    #[test]
+    fn names_read_back() {
+        assert_eq!(Variant::English.game_type(), "21");
+        assert_eq!(Variant::BuffGreen.game_type(), "32,B,8,8,N1,0");
+        assert_eq!(Variant::of_game_type(" 21 ,x"), Variant::English);
+        assert_eq!(Variant::of_game_type("23"), Variant::BuffGreen);
+        assert_eq!(Variant::of_game_type("32,B"), Variant::BuffGreen);
+        assert_eq!(Variant::English.name(), "English checkers");
+        assert_eq!(Variant::from_key("ENGLISH"), Some(Variant::English));
+        assert_eq!(
+            Variant::from_suite_name("default"),
+            Some(Variant::BuffGreen)
+        );
+        assert_eq!(Variant::suite_names(), ["default", "english"]);
+    }
+}
