@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use buffgreen::board::{fen, Notation};
+use buffgreen::board::{fen, Notation, Position};
 use buffgreen::cli::{GameRuleFlags, RuleFlags};
 use buffgreen::engine::{sort_divide, MAX_HASH_MIB, MAX_SEED};
 use buffgreen::protocol::{output, Output};
@@ -185,14 +185,18 @@ fn main() -> ExitCode {
 }
 
 fn run_perft(a: &PerftArgs) -> ExitCode {
-    let pos = match fen::parse_or_start(a.fen.as_deref()) {
+    let rules = a.rules.rules();
+    let pos = match a
+        .fen
+        .as_deref()
+        .map_or(Ok(Position::start(&rules)), fen::parse)
+    {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: bad FEN: {e}");
             return ExitCode::from(EXIT_ERROR);
         }
     };
-    let rules = a.rules.rules();
     let threads = a.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,

@@ -7,36 +7,47 @@ use clap::{ArgAction, Args};
 
 use crate::board::{Rules, Variant};
 
-/// The two rule switches and the `--english` shorthand.
+/// The rule set by name, the two rule switches and the `--english` shorthand.
 #[derive(Args, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleFlags {
+    /// The rule set by its key (option Variant): buffgreen, english, pool, russian, brazilian;
+    /// the switches then apply on top of it as the option's do.
+    #[arg(long, value_name = "KEY", value_parser = parse_variant)]
+    pub variant: Option<Variant>,
     /// English checkers: shorthand for --backward-capture false --long-kings false.
     #[arg(long)]
     pub english: bool,
     /// Men capture backward (option BackwardCapture).
-    #[arg(long, value_name = "BOOL", default_value_t = Rules::BUFF_AND_GREEN.backward_capture,
-          action = ArgAction::Set)]
-    pub backward_capture: bool,
+    /// Default: the rule set's (true but for English).
+    #[arg(long, value_name = "BOOL", action = ArgAction::Set)]
+    pub backward_capture: Option<bool>,
     /// Kings fly (option LongKings).
-    #[arg(long, value_name = "BOOL", default_value_t = Rules::BUFF_AND_GREEN.long_kings,
-          action = ArgAction::Set)]
-    pub long_kings: bool,
+    /// Default: the rule set's (true but for English).
+    #[arg(long, value_name = "BOOL", action = ArgAction::Set)]
+    pub long_kings: Option<bool>,
 }
 
 impl RuleFlags {
     /// The rules these flags give (with the default draw rule).
     pub fn rules(&self) -> Rules {
-        let switches = Rules {
-            backward_capture: self.backward_capture,
-            long_kings: self.long_kings,
-            ..Rules::default()
-        };
+        let named = self.variant.unwrap_or_default().rules();
+        let switches = named.with_switches(
+            self.backward_capture.unwrap_or(named.backward_capture),
+            self.long_kings.unwrap_or(named.long_kings),
+        );
         if self.english {
             switches.with_variant(Variant::English)
         } else {
             switches
         }
     }
+}
+
+/// A `--variant` value: one of the `Variant` option's keys.
+fn parse_variant(key: &str) -> Result<Variant, String> {
+    Variant::from_key(key)
+        .filter(|v| Variant::OPTION_KEYS.contains(&v.key()))
+        .ok_or_else(|| format!("expected one of {}", Variant::OPTION_KEYS.join(", ")))
 }
 
 /// [`RuleFlags`] plus the draw rule, for subcommands that play games.

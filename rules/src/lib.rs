@@ -14,14 +14,15 @@
 //! and its row in the table (`variant.rs`); the rules themselves live in the engine library's
 //! rule engines, which its `board` module's docs list.
 //!
-//! Layout: [`rules`] holds the rule options (the switches, the draw rule, the losing variant),
+//! Layout: [`rules`] holds the rule options (the switches, the draw rule, the losing variant,
+//! the 8x8 family's capture, crowning, first-move and draw rules),
 //! their option names and the PDN `Rules` tag; [`variant`] is the table of rule sets and their
 //! names.
 
 pub mod rules;
 pub mod variant;
 
-pub use rules::{option, Rules, RulesTagError};
+pub use rules::{option, Crowning, DrawRules, Rules, RulesTagError};
 pub use variant::{Variant, WeightSet};
 
 /// `text` with control characters escaped (`\n`, `\u{0}`), so that an error quoting user

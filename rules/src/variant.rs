@@ -8,7 +8,7 @@
 //! names say so where they must (the tables' folder gets `-losing`; no book, deck or network
 //! is made for it).
 
-use crate::rules::Rules;
+use crate::rules::{Crowning, DrawRules, Rules};
 
 /// A named rule set: a setting of the move rules. The draw rule and `losing` are options on
 /// top of any of them ([`Rules`]).
@@ -23,6 +23,15 @@ pub enum Variant {
     ForwardCapture,
     /// English/American checkers: men capture forward only, kings move one square.
     English,
+    /// American Pool checkers: Buff and Green's moves, captured pieces removed at the end of
+    /// the move, a man crowned only where its move ends.
+    Pool,
+    /// Russian draughts (shashki): as Pool, but a man crowned during a capture continues it
+    /// as a king; White moves first.
+    Russian,
+    /// Brazilian draughts, the international rules on 8x8: as Pool, but the capture taking
+    /// the most pieces is compulsory; White moves first.
+    Brazilian,
 }
 
 /// The evaluation's fitted weight set a rule set plays with (the engine library holds the
@@ -40,6 +49,11 @@ struct Row {
     variant: Variant,
     backward_capture: bool,
     long_kings: bool,
+    remove_at_end: bool,
+    crowning: Crowning,
+    majority: bool,
+    white_first: bool,
+    draws: DrawRules,
     key: &'static str,
     hub: bool,
     name: &'static str,
@@ -60,11 +74,16 @@ struct Row {
 const GAME_TYPE_OTHER: &str = "32,B,8,8,N1,0";
 
 /// Every rule set, in the order [`Rules::ALL`] and the front ends list them.
-const TABLE: [Row; 4] = [
+const TABLE: [Row; 7] = [
     Row {
         variant: Variant::BuffGreen,
         backward_capture: true,
         long_kings: true,
+        remove_at_end: false,
+        crowning: Crowning::Touched,
+        majority: false,
+        white_first: false,
+        draws: DrawRules::HalfMoves,
         key: "buffgreen",
         hub: true,
         name: "Buff and Green checkers",
@@ -80,6 +99,11 @@ const TABLE: [Row; 4] = [
         variant: Variant::ShortKings,
         backward_capture: true,
         long_kings: false,
+        remove_at_end: false,
+        crowning: Crowning::Touched,
+        majority: false,
+        white_first: false,
+        draws: DrawRules::HalfMoves,
         key: "shortkings",
         hub: false,
         name: "Buff and Green checkers, short kings",
@@ -95,6 +119,11 @@ const TABLE: [Row; 4] = [
         variant: Variant::ForwardCapture,
         backward_capture: false,
         long_kings: true,
+        remove_at_end: false,
+        crowning: Crowning::Touched,
+        majority: false,
+        white_first: false,
+        draws: DrawRules::HalfMoves,
         key: "forwardcapture",
         hub: false,
         name: "Buff and Green checkers, men capture forward only",
@@ -110,6 +139,11 @@ const TABLE: [Row; 4] = [
         variant: Variant::English,
         backward_capture: false,
         long_kings: false,
+        remove_at_end: false,
+        crowning: Crowning::Touched,
+        majority: false,
+        white_first: false,
+        draws: DrawRules::HalfMoves,
         key: "english",
         hub: true,
         name: "English checkers",
@@ -121,7 +155,81 @@ const TABLE: [Row; 4] = [
         weights: WeightSet::ShortKings,
         network: Some("english.bgnn"),
     },
+    // The family plays with Buff and Green's evaluation, deck and no book or tables until
+    // its own are made (issue 61).
+    Row {
+        variant: Variant::Pool,
+        backward_capture: true,
+        long_kings: true,
+        remove_at_end: true,
+        crowning: Crowning::AtEnd,
+        majority: false,
+        white_first: false,
+        draws: DrawRules::Pool,
+        key: "pool",
+        hub: false,
+        name: "American Pool checkers",
+        game_type: GAME_TYPE_OTHER,
+        tables: "pool",
+        suite: None,
+        deck: "openings/buffgreen-balanced.tsv",
+        book: None,
+        weights: WeightSet::LongKings,
+        network: None,
+    },
+    Row {
+        variant: Variant::Russian,
+        backward_capture: true,
+        long_kings: true,
+        remove_at_end: true,
+        crowning: Crowning::AtOnce,
+        majority: false,
+        white_first: true,
+        draws: DrawRules::Russian,
+        key: "russian",
+        hub: false,
+        name: "Russian draughts",
+        game_type: "25",
+        tables: "russian",
+        suite: None,
+        deck: "openings/buffgreen-balanced.tsv",
+        book: None,
+        weights: WeightSet::LongKings,
+        network: None,
+    },
+    Row {
+        variant: Variant::Brazilian,
+        backward_capture: true,
+        long_kings: true,
+        remove_at_end: true,
+        crowning: Crowning::AtEnd,
+        majority: true,
+        white_first: true,
+        draws: DrawRules::Russian,
+        key: "brazilian",
+        hub: false,
+        name: "Brazilian draughts",
+        game_type: "26",
+        tables: "brazilian",
+        suite: None,
+        deck: "openings/buffgreen-balanced.tsv",
+        book: None,
+        weights: WeightSet::LongKings,
+        network: None,
+    },
 ];
+
+/// How many rule sets the `Variant` option names ([`Variant::OPTION_KEYS`]).
+const OPTION_COUNT: usize = {
+    let (mut i, mut n) = (0, 0);
+    while i < TABLE.len() {
+        if TABLE[i].hub || TABLE[i].remove_at_end {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
 
 /// The number of a `GameType` value: what comes before its first comma.
 fn game_type_number(game_type: &str) -> &str {
@@ -140,6 +248,21 @@ impl Variant {
         all
     };
 
+    /// The values of the `Variant` option, in the table's order: the rule sets the two
+    /// switches do not name, and those the Hub offers (the switches name the other two).
+    pub const OPTION_KEYS: [&'static str; OPTION_COUNT] = {
+        let mut keys = [""; OPTION_COUNT];
+        let (mut i, mut k) = (0, 0);
+        while i < TABLE.len() {
+            if TABLE[i].hub || TABLE[i].remove_at_end {
+                keys[k] = TABLE[i].key;
+                k += 1;
+            }
+            i += 1;
+        }
+        keys
+    };
+
     /// This rule set's row. The table lists the variants in their declaration order (a test
     /// checks it), so the row is found by index.
     #[inline]
@@ -147,13 +270,17 @@ impl Variant {
         &TABLE[self as usize]
     }
 
-    /// The rule set of a setting of the two switches.
+    /// The rule set of a setting of the two switches: one of the first four rows (the 8x8
+    /// family shares Buff and Green's switches and is named by the `Variant` option).
     #[inline]
     pub const fn of_switches(backward_capture: bool, long_kings: bool) -> Variant {
         let mut i = 0;
         while i < TABLE.len() {
             let row = &TABLE[i];
-            if row.backward_capture == backward_capture && row.long_kings == long_kings {
+            if row.backward_capture == backward_capture
+                && row.long_kings == long_kings
+                && !row.remove_at_end
+            {
                 return row.variant;
             }
             i += 1;
@@ -161,18 +288,43 @@ impl Variant {
         Variant::BuffGreen
     }
 
+    /// The rule set whose move rules `rules` are (the draw half-moves and `losing` aside):
+    /// the row whose rules they are, or the switches' row for a mix no row has (only a
+    /// hand-made value can be one: the options make rows).
+    pub fn of_rules(rules: &Rules) -> Variant {
+        TABLE
+            .iter()
+            .find(|r| rules.with_variant(r.variant) == *rules)
+            .map_or(
+                Variant::of_switches(rules.backward_capture, rules.long_kings),
+                |r| r.variant,
+            )
+    }
+
+    /// Whether the two switches alone name this rule set (the first four rows), so that the
+    /// PDN `Rules` tag and `setoption` need no `Variant` for it.
+    pub const fn switches_name_it(self) -> bool {
+        !self.row().remove_at_end
+    }
+
     /// This rule set's move rules, with the default draw rule (80 half-moves), not losing.
     pub const fn rules(self) -> Rules {
+        let row = self.row();
         Rules {
-            backward_capture: self.row().backward_capture,
-            long_kings: self.row().long_kings,
+            backward_capture: row.backward_capture,
+            long_kings: row.long_kings,
             draw_half_moves: 80,
             losing: false,
+            remove_at_end: row.remove_at_end,
+            crowning: row.crowning,
+            majority: row.majority,
+            white_first: row.white_first,
+            draws: row.draws,
         }
     }
 
-    /// The one-word name: the Hub `variant` value (`buffgreen`, `english`) and the front
-    /// ends' choice.
+    /// The one-word name: the Hub `variant` value (`buffgreen`, `english`, `russian`), the
+    /// `Variant` option's value and the front ends' choice.
     pub fn key(self) -> &'static str {
         self.row().key
     }
@@ -195,8 +347,10 @@ impl Variant {
         self.row().name
     }
 
-    /// The PDN `GameType` tag: `21` for English checkers, `32,B,8,8,N1,0` for the rule sets
-    /// PDN has no number for.
+    /// The PDN `GameType` tag: `21` for English checkers, `25` Russian, `26` Brazilian (PDN
+    /// 3.0's numbers, as lidraughts writes them), `32,B,8,8,N1,0` for the rule sets PDN has
+    /// no number for, and for Pool (its `23` is what py-draughts writes for English checkers;
+    /// the `Rules` tag's `Variant` names Pool).
     pub fn game_type(self) -> &'static str {
         self.row().game_type
     }
@@ -268,14 +422,16 @@ mod tests {
     fn the_table_is_in_declaration_order_and_each_setting_is_named_once() {
         for (i, row) in TABLE.iter().enumerate() {
             assert_eq!(row.variant as usize, i);
-            assert_eq!(
-                Variant::of_switches(row.backward_capture, row.long_kings),
-                row.variant
-            );
+            if !row.remove_at_end {
+                assert_eq!(
+                    Variant::of_switches(row.backward_capture, row.long_kings),
+                    row.variant
+                );
+            }
             assert_eq!(Variant::from_key(row.key), Some(row.variant));
             assert_eq!(row.variant.rules().variant(), row.variant);
+            assert_eq!(row.variant.switches_name_it(), i < Rules::ALL.len());
         }
-        assert_eq!(Variant::ALL.len(), Rules::ALL.len());
     }
 
     #[test]
@@ -284,6 +440,7 @@ mod tests {
         assert_eq!(Variant::BuffGreen.game_type(), "32,B,8,8,N1,0");
         assert_eq!(Variant::of_game_type(" 21 ,x"), Variant::English);
         assert_eq!(Variant::of_game_type("23"), Variant::BuffGreen);
+        assert_eq!(Variant::of_game_type("25"), Variant::Russian);
         assert_eq!(Variant::of_game_type("32,B"), Variant::BuffGreen);
         assert_eq!(Variant::English.name(), "English checkers");
         assert_eq!(Variant::from_key("ENGLISH"), Some(Variant::English));
@@ -292,5 +449,9 @@ mod tests {
             Some(Variant::BuffGreen)
         );
         assert_eq!(Variant::suite_names(), ["default", "english"]);
+        assert_eq!(
+            Variant::OPTION_KEYS,
+            ["buffgreen", "english", "pool", "russian", "brazilian"]
+        );
     }
 }

@@ -69,3 +69,14 @@ pub fn outcome(cmd: &mut Command) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Runs the venv installer `script` (a path from the repository's `root`, one of
+/// scripts/install-*.sh) and returns the venv's python, which it prints last.
+pub fn venv_python(root: &std::path::Path, script: &str) -> std::path::PathBuf {
+    let install = succeed(
+        &mut Command::new(root.join(script)),
+        &format!("installing ({script})"),
+    );
+    let stdout = String::from_utf8_lossy(&install.stdout);
+    root.join(stdout.lines().last().expect("the venv's python"))
+}

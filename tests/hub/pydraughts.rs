@@ -12,7 +12,7 @@ use std::process::Command;
 
 use buffgreen::board::{generate_moves, MoveList, Position, Rules};
 use buffgreen::hub::notation::parse_move;
-use buffgreen_testkit::process::{python3_missing, script_ok, succeed};
+use buffgreen_testkit::process::{python3_missing, script_ok, venv_python};
 
 #[test]
 fn pydraughts_hub_engine_and_round_robin_play_buffgreen() {
@@ -20,12 +20,7 @@ fn pydraughts_hub_engine_and_round_robin_play_buffgreen() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let install = succeed(
-        &mut Command::new(root.join("scripts/install-pydraughts-hub.sh")),
-        "installing pydraughts (scripts/install-pydraughts-hub.sh)",
-    );
-    let stdout = String::from_utf8_lossy(&install.stdout);
-    let python = root.join(stdout.lines().last().expect("the venv's python"));
+    let python = venv_python(root, "scripts/install-pydraughts-hub.sh");
     let pdn = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hub-round-robin.pdn");
     let mut run = Command::new(python);
     run.arg(root.join("scripts/hub_pydraughts.py"))

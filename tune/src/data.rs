@@ -220,6 +220,7 @@ pub fn rules_of(h: &[u8; 16]) -> Option<Rules> {
         long_kings: h[8] & 2 != 0,
         losing: h[8] & 4 != 0,
         draw_half_moves: u32::from(h[9]),
+        ..Rules::BUFF_AND_GREEN
     })
 }
 

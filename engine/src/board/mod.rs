@@ -3,11 +3,13 @@
 //! Layout: `rules` holds the rule switches, the draw rule and the losing variant (the rules
 //! crate's, with the table naming each rule set) and says which rule engines must change
 //! together when a rule changes; `position`
-//! where the pieces stand; `movegen` the legal moves; [`count`] perft's view of the same rules
+//! where the pieces stand; `movegen` the legal moves, with `family` the captures of the 8x8
+//! family (Pool, Russian, Brazilian); [`count`] perft's view of the same rules
 //! on raw bitboards; `game` a game in progress; [`fen`] and [`notation`] read and write
 //! positions and moves; [`zobrist`] the positions' keys.
 
 pub mod count;
+mod family;
 pub mod fen;
 mod game;
 mod movegen;
@@ -16,14 +18,12 @@ mod position;
 mod rules;
 pub mod zobrist;
 
+pub use family::{count_moves, generate_moves};
 pub use game::{next_clock, result_of, Game, GameResult, PlayError};
-pub use movegen::{
-    capture_blockers, capture_squares, count_moves, generate_moves, has_captures, has_moves,
-    MoveList,
-};
+pub use movegen::{capture_blockers, capture_squares, has_captures, has_moves, MoveList};
 pub use notation::Notation;
 pub use position::{Piece, Position, PositionError};
-pub use rules::{option, Rules, Variant, WeightSet};
+pub use rules::{option, Crowning, DrawRules, Rules, Variant, WeightSet};
 
 #[cfg(test)]
 pub(crate) use movegen::capture_tests::random_positions;

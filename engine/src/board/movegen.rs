@@ -1,4 +1,5 @@
-//! Legal move generation for all four settings of the rule switches.
+//! Legal move generation for all four settings of the rule switches (the 8x8 family's
+//! captures are `family`'s, which calls this for the rest).
 //!
 //! The switches are const generic parameters so that each rule set gets its own tight code;
 //! the public functions dispatch once on [`Rules`]. Quiet moves come from whole-board shifts;
@@ -47,6 +48,11 @@ impl MoveList {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Keeps only the moves `keep` says yes to, in order.
+    pub fn retain(&mut self, keep: impl FnMut(&Move) -> bool) {
+        self.0.retain(keep);
     }
 
     /// Iterates the moves.
@@ -141,7 +147,7 @@ fn nearest(dir: Direction, set: Bitboard) -> Bitboard {
 /// The squares a flying piece on `sq` can slide to in `dir` before hitting `occ`, and the
 /// first blocker (empty when the ray runs off the board).
 #[inline]
-fn slide(dir: Direction, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+pub(super) fn slide(dir: Direction, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
     let r = ray(dir, sq);
     let blockers = r & occ;
     if blockers.is_empty() {
@@ -673,21 +679,6 @@ pub fn pick_quiet(pos: &Position, rules: &Rules, pick: impl FnOnce(u32) -> u32) 
         return None;
     }
     quiet_nth(pos, rules, pick(n)).ok()
-}
-
-impl Position {
-    /// Plays `mv` if it is one of this position's legal moves under `rules`.
-    pub fn play_checked(&self, mv: Move, rules: &Rules) -> Option<Position> {
-        let mut list = MoveList::new();
-        generate_moves(self, rules, &mut list);
-        if list.iter().any(|m| *m == mv) {
-            let mut next = *self;
-            next.play_unchecked(mv);
-            Some(next)
-        } else {
-            None
-        }
-    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::board::Rules;
 use crate::types::{Bitboard, Color, Move, Square};
 
 /// The kind of a piece.
@@ -50,6 +51,17 @@ impl Position {
             kings: Bitboard::EMPTY,
             side: Color::Black,
         }
+    }
+
+    /// The start position of a game under `rules`: [`Position::startpos`]'s pieces, White to
+    /// move where the rule set says White moves first (Russian, Brazilian).
+    pub fn start(rules: &Rules) -> Position {
+        let side = if rules.white_first {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Position::startpos().with_side_to_move(side)
     }
 
     /// A position from its parts, checked: no square twice, no man on its crowning row.

@@ -312,7 +312,7 @@ impl Engine {
         moves: &[String],
     ) -> Result<(), EngineError> {
         let pos = match start {
-            StartPosition::StartPos => Position::startpos(),
+            StartPosition::StartPos => Position::start(self.game.rules()),
             StartPosition::Fen(text) => fen::parse(text)?,
         };
         let mut game = Game::new(pos, 0, *self.game.rules());
@@ -569,7 +569,11 @@ impl Engine {
     /// Replays the current game's moves under `rules`; on the first failure the game goes back
     /// to its start position.
     fn replay_under(&mut self, rules: Rules) -> Option<Notice> {
-        let start = *self.game.start();
+        let mut start = *self.game.start();
+        if start == Position::start(self.game.rules()) {
+            // A game from the start begins at the new rule set's start (who moves first).
+            start = Position::start(&rules);
+        }
         let mut game = Game::new(start, self.game.start_clock(), rules);
         let moves: Vec<Move> = self.game.moves().collect();
         for (i, mv) in moves.iter().enumerate() {

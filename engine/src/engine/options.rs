@@ -186,8 +186,9 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 /// its field in [`Settings`] (or [`Rules`]).
 #[rustfmt::skip]
 const ROWS: &[OptionSpec] = &[
-    check(option::BACKWARD_CAPTURE, RULES.backward_capture, |_, r, b| r.backward_capture = b),
-    check(option::LONG_KINGS, RULES.long_kings, |_, r, b| r.long_kings = b),
+    combo(option::VARIANT, &Variant::OPTION_KEYS, |_, r, v| *r = r.with_variant(Variant::from_key(v).unwrap_or_default())),
+    check(option::BACKWARD_CAPTURE, RULES.backward_capture, |_, r, b| *r = r.with_switches(b, r.long_kings)),
+    check(option::LONG_KINGS, RULES.long_kings, |_, r, b| *r = r.with_switches(r.backward_capture, b)),
     spin(option::DRAW_HALF_MOVES, RULES.draw_half_moves as i64, 1000, |_, r, n| r.draw_half_moves = int(n)),
     check(option::LOSING, RULES.losing, |_, r, b| r.losing = b),
     special("", OptionKind::Button, Effect::Knobs),

@@ -323,6 +323,7 @@ fn rules_of(r: &Value) -> Result<Rules, GuiError> {
         long_kings: get_bool(r, "longKings")?,
         draw_half_moves: get_u64(r, "drawHalfMoves", 0, MAX_DRAW_HALF_MOVES.into())? as u32,
         losing: get_bool(r, "losing")?,
+        ..Rules::BUFF_AND_GREEN
     })
 }
 

@@ -242,6 +242,7 @@ impl Header {
                 long_kings: flags & 2 != 0,
                 draw_half_moves: draw,
                 losing: flags & 4 != 0,
+                ..Rules::BUFF_AND_GREEN
             },
             material,
             halves,

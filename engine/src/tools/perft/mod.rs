@@ -6,6 +6,8 @@
 //! move does not leave a core idle at the end. An optional [`PerftTable`] remembers the counts
 //! of subtrees already walked, so a position reached by several move orders is walked once.
 //!
+//! The 8x8 family (Pool, Russian, Brazilian) is walked through the move generator instead.
+//!
 //! Layout: `table` is that table; this file walks the tree.
 
 mod table;
@@ -16,7 +18,7 @@ use std::sync::Mutex;
 pub use table::{PerftTable, TableError};
 
 use crate::board::count::{count, for_each_child, Black, Node, Side, Visit, White};
-use crate::board::{generate_moves, zobrist, MoveList, Position, Rules};
+use crate::board::{count_moves, generate_moves, zobrist, MoveList, Position, Rules};
 use crate::types::{Color, Move};
 
 /// Subtrees at least this deep are looked up in and stored to the table; shallower ones cost
@@ -116,6 +118,9 @@ fn subtree(
     table: Option<&PerftTable>,
     stop: &AtomicBool,
 ) -> u64 {
+    if rules.remove_at_end {
+        return walk_moves(pos, rules, depth, stop);
+    }
     let node = Node::of(pos);
     match (rules.backward_capture, rules.long_kings, pos.side_to_move()) {
         (true, true, Color::Black) => walk::<true, true, Black>(node, depth, table, stop),
@@ -126,6 +131,27 @@ fn subtree(
         (true, false, Color::White) => walk::<true, false, White>(node, depth, table, stop),
         (false, true, Color::White) => walk::<false, true, White>(node, depth, table, stop),
         (false, false, Color::White) => walk::<false, false, White>(node, depth, table, stop),
+    }
+}
+
+/// Leaf count of the subtree of `pos` through the move generator: the 8x8 family's captures
+/// have no bitboard count of their own (see `board::family`).
+fn walk_moves(pos: &Position, rules: &Rules, depth: u32, stop: &AtomicBool) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_moves(pos, rules),
+        _ if stop.load(Ordering::Relaxed) => 0,
+        _ => {
+            let mut list = MoveList::new();
+            generate_moves(pos, rules, &mut list);
+            list.iter()
+                .map(|&mv| {
+                    let mut next = *pos;
+                    next.play_unchecked(mv);
+                    walk_moves(&next, rules, depth - 1, stop)
+                })
+                .sum()
+        }
     }
 }
 
