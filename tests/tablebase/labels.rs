@@ -168,7 +168,10 @@ fn rescoring_takes_every_kth_record_and_resumes_where_it_stopped() {
     let whole = read(&out);
     // Records 0, 2, 4 and 6, the positions and results as they were.
     for (got, want) in whole.iter().zip(records.iter().step_by(2)) {
-        assert_eq!((got.pos, got.clock, got.outcome), (want.pos, want.clock, want.outcome));
+        assert_eq!(
+            (got.pos, got.clock, got.outcome),
+            (want.pos, want.clock, want.outcome)
+        );
     }
     // The searched ones carry the UCT's score, from the side to move's view; the table label
     // is copied as it was.

@@ -112,7 +112,7 @@ pub fn run(
                 break;
             };
             let record = record?;
-            let take = index >= skip && (index - plan.offset) % every == 0;
+            let take = index >= skip && (index - plan.offset).is_multiple_of(every);
             index += 1;
             if take {
                 todo.push(record);

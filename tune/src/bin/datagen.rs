@@ -193,7 +193,8 @@ fn rescore(args: &RescoreArgs) -> Result<(), String> {
 /// The endgame tables of `rules` in `dir` (a root laid out by rules, or a folder of slices).
 fn open_tables(dir: &Path, rules: &Rules) -> Result<Endgame, String> {
     let dir = tablebase::home::resolve(dir, rules);
-    let tb = Tablebase::open(&dir, rules).map_err(|e| format!("tables in {}: {e}", dir.display()))?;
+    let tb =
+        Tablebase::open(&dir, rules).map_err(|e| format!("tables in {}: {e}", dir.display()))?;
     Endgame::new(Arc::new(tb), u32::MAX)
         .ok_or_else(|| format!("no tables of these rules in {}", dir.display()))
 }
