@@ -7,6 +7,7 @@ use buffgreen::tablebase::Tablebase;
 use std::io::Write;
 
 use buffgreen_tune::data::{open_append, DataError, Outcome, Reader, Record};
+use buffgreen_tune::rescore::{self, Plan};
 use buffgreen_tune::table_label;
 
 use crate::tables;
@@ -110,6 +111,92 @@ fn data_files_resume_by_truncation_and_refuse_other_rules() {
     assert!(matches!(
         open_append(&path, &Rules::ENGLISH, None),
         Err(DataError::NotData(_))
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rescoring_takes_every_kth_record_and_resumes_where_it_stopped() {
+    let dir = std::env::temp_dir().join(format!("bg-rescore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let input = dir.join("in.bin");
+    let out = dir.join("out.bin");
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&out);
+    // Seven positions: Black a man up, White a man up, level; the fifth is a table label.
+    let fens = [
+        "B:W21,22,23:B1,2,3,4",
+        "W:W21,22,23:B1,2,3,4",
+        "B:W21,22,23,24:B1,2,3",
+        "W:W21,22,23,24:B1,2,3",
+        "B:W22:B5",
+        "B:W21,22,23:B1,2,3",
+        "W:W21,22,23:B1,2,3",
+    ];
+    let records: Vec<Record> = fens
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Record {
+            pos: fen::parse(f).expect("valid FEN"),
+            clock: 0,
+            outcome: Outcome::Draw,
+            exact: i == 4,
+            score: (i != 4).then_some(7),
+            alpha_beta: true,
+        })
+        .collect();
+    let (mut file, _) = open_append(&input, &Rules::ENGLISH, None).expect("new file");
+    for r in &records {
+        file.write_all(&r.encode()).expect("write");
+    }
+    drop(file);
+    let plan = Plan {
+        every: 2,
+        offset: 0,
+        nodes: 400,
+        threads: 2,
+        limit: u64::MAX,
+    };
+    let read = |path: &std::path::Path| -> Vec<Record> {
+        Reader::open(path)
+            .expect("reader")
+            .map(|r| r.expect("record"))
+            .collect()
+    };
+    let done = rescore::run(&input, &out, &plan, None, &mut |_| {}).expect("rescore");
+    assert_eq!((done.before, done.after), (0, 4));
+    let whole = read(&out);
+    // Records 0, 2, 4 and 6, the positions and results as they were.
+    for (got, want) in whole.iter().zip(records.iter().step_by(2)) {
+        assert_eq!(
+            (got.pos, got.clock, got.outcome),
+            (want.pos, want.clock, want.outcome)
+        );
+    }
+    // The searched ones carry the UCT's score, from the side to move's view; the table label
+    // is copied as it was.
+    assert!(whole[0].score.expect("score") > 50, "{:?}", whole[0].score);
+    assert!(whole[1].score.expect("score") < -50, "{:?}", whole[1].score);
+    assert!(!whole[0].alpha_beta && !whole[1].alpha_beta && !whole[3].alpha_beta);
+    assert_eq!(whole[2], records[4]);
+    // Cut after one record and a half: a second run writes what the first did.
+    let bytes = std::fs::read(&out).expect("read");
+    std::fs::write(&out, &bytes[..16 + 16 + 9]).expect("cut");
+    let done = rescore::run(&input, &out, &plan, None, &mut |_| {}).expect("resume");
+    assert_eq!((done.before, done.after), (1, 4));
+    assert_eq!(read(&out), whole);
+    // A limit stops it; the input of other rules than the output's is refused.
+    let _ = std::fs::remove_file(&out);
+    let limited = Plan { limit: 2, ..plan };
+    let done = rescore::run(&input, &out, &limited, None, &mut |_| {}).expect("limited");
+    assert_eq!(done.after, 2);
+    assert_eq!(read(&out), whole[..2]);
+    let other = dir.join("other.bin");
+    let _ = std::fs::remove_file(&other);
+    drop(open_append(&other, &Rules::BUFF_AND_GREEN, None).expect("other rules"));
+    assert!(matches!(
+        rescore::run(&input, &other, &plan, None, &mut |_| {}),
+        Err(DataError::OtherRules { .. })
     ));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,10 +4,12 @@
 //! `tune/src/bin/train.rs`, the network of `buffgreen::eval::net`).
 //!
 //! Layout: [`data`] is the training data's format, [`progress`] says how far a generation
-//! is; the labels the tables give are here.
+//! is, [`rescore`] labels a sample of a data file again by a longer search; the labels the
+//! tables give are here.
 
 pub mod data;
 pub mod progress;
+pub mod rescore;
 
 use buffgreen::board::Position;
 use buffgreen::tablebase::{Tablebase, Value};

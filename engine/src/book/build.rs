@@ -316,12 +316,12 @@ mod tests {
         // The start position and then its best reply were expanded (7 moves each searched).
         assert_eq!(steps, vec![(8, 1), (15, 2)]);
         let want = [
-            ("9-13", -3),
-            ("11-15", -22),
-            ("11-16", -25),
-            ("12-16", -38),
-            ("9-14", -40),
-            ("10-15", -51),
+            ("9-13", -4),
+            ("11-15", -19),
+            ("11-16", -31),
+            ("12-16", -39),
+            ("9-14", -41),
+            ("10-15", -45),
         ];
         let want: Vec<(String, i16)> = want.iter().map(|&(m, s)| (m.to_string(), s)).collect();
         assert_eq!(got, want);

@@ -41,6 +41,28 @@ const HELPER_STACK: usize = 2 << 20;
 /// the search and of the threads that read and answer the input.
 const SPARE_ROOM: usize = 64 << 20;
 
+/// Address space the C library's allocator may reserve for a thread's first allocation: glibc
+/// gives threads their own heaps ("arenas"), each a reservation of this size, up to
+/// [`ARENAS_PER_CORE`] times the cores. A helper allocates little (a thread-local destructor
+/// is registered on its first use), but under a memory limit that reservation, not its
+/// stack, is what runs out: the thread that next asks for memory, or for its signal stack,
+/// aborts the process.
+const THREAD_ARENA: usize = 64 << 20;
+
+/// glibc's default cap on arenas, per core, on 64-bit systems.
+const ARENAS_PER_CORE: usize = 8;
+
+/// How many helpers fit in `room` bytes of address space: each takes its stack, and each of
+/// the first `arenas` may take an arena of its own; [`SPARE_ROOM`] stays free.
+fn helpers_that_fit(room: usize, arenas: usize) -> usize {
+    let room = room.saturating_sub(SPARE_ROOM);
+    let with_arenas = room / (HELPER_STACK + THREAD_ARENA);
+    if with_arenas < arenas {
+        return with_arenas;
+    }
+    arenas + (room - arenas * (HELPER_STACK + THREAD_ARENA)) / HELPER_STACK
+}
+
 /// Interval of progress reports.
 const INFO_EVERY: Duration = Duration::from_secs(1);
 
@@ -199,8 +221,9 @@ impl Run<'_> {
         // Under a memory limit only the helpers whose stacks fit start, with room to spare
         // for everything else: a thread the system refuses is one helper fewer, but a stack
         // that takes the last of the memory makes the next allocation anywhere fail.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let fit = placement::address_room().map_or(helpers.len(), |room| {
-            room.saturating_sub(SPARE_ROOM) / HELPER_STACK
+            helpers_that_fit(room, ARENAS_PER_CORE * cores)
         });
         let helpers = if fit < helpers.len() {
             report(SearchEvent::Message(format!(
@@ -218,7 +241,6 @@ impl Run<'_> {
             // A new thread starts on its parent's core (see `placement`).
             let home = placement::current_cpu();
             let spawning = !helpers.is_empty();
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             let turns = Turns::new(helpers.len(), cores);
             let finished = std::thread::scope(|s| {
                 for (k, worker) in helpers.iter_mut().enumerate() {
@@ -475,5 +497,22 @@ impl MainThread<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers_that_fit_count_their_stacks_and_the_first_ones_arenas() {
+        const MIB: usize = 1 << 20;
+        // Nothing beyond the spare room: no helper.
+        assert_eq!(helpers_that_fit(SPARE_ROOM, 16), 0);
+        assert_eq!(helpers_that_fit(0, 16), 0);
+        // Room for two stacks and arenas, not three.
+        assert_eq!(helpers_that_fit(SPARE_ROOM + 3 * 66 * MIB - 1, 16), 2);
+        // Past the cap on arenas, each more helper needs its stack alone.
+        assert_eq!(helpers_that_fit(SPARE_ROOM + 2 * 66 * MIB + 10 * MIB, 2), 7);
     }
 }

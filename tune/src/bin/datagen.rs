@@ -19,6 +19,9 @@
 //! `--out` it resumes where the progress file says (the seeds of a resumed run differ from
 //! those before, so no game is played twice); a data file that holds fewer positions than its
 //! progress counts (replaced or cut since) is refused. `datagen status FILE` prints the progress.
+//!
+//! `datagen rescore --in FILE --out DEEPER --every K --nodes N` scores every K-th position of
+//! FILE again by a UCT search of N iterations ([`buffgreen_tune::rescore`]), resumably.
 
 use std::fs::File;
 use std::io::Write;
@@ -35,12 +38,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use buffgreen::board::{has_captures, Game, GameResult, Rules, Variant};
 use buffgreen::openings;
 use buffgreen::search::tables::Endgame;
-use buffgreen::search::{Control, Limits, Score, SearchConfig, SearchEvent, Searcher};
+use buffgreen::search::{Control, Limits, SearchConfig, SearchEvent, Searcher};
 use buffgreen::tablebase::{self, Tablebase};
 use buffgreen::types::{Color, Move};
 use buffgreen_lab::alphabeta::{self, Budget};
 use buffgreen_tune::data::{self, Outcome, Record};
 use buffgreen_tune::progress::Progress;
+use buffgreen_tune::rescore;
 use buffgreen_tune::table_label;
 
 /// The repository's root, which the rule sets' deck paths are relative to.
@@ -73,6 +77,8 @@ fn rule_set(word: &str) -> Result<Variant, String> {
 enum Command {
     /// Play games and append their positions to FILE (resumes FILE when it exists).
     Run(RunArgs),
+    /// Score a sample of a data file's positions again by a longer UCT search (resumes OUT).
+    Rescore(RescoreArgs),
     /// Print how far FILE's generation is.
     Status {
         /// The data file.
@@ -120,6 +126,79 @@ struct RunArgs {
     save_every: u64,
 }
 
+#[derive(clap::Args)]
+struct RescoreArgs {
+    /// The data file whose positions are scored again.
+    #[arg(long = "in")]
+    input: PathBuf,
+    /// The rescored data (appended to: a run resumes after its last whole record).
+    #[arg(long)]
+    out: PathBuf,
+    /// Take every K-th record of the input.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
+    /// Start at this record of the input (then every K-th).
+    #[arg(long, default_value_t = 0)]
+    offset: u64,
+    /// The UCT's iterations for each position.
+    #[arg(long, default_value_t = 10_000)]
+    nodes: u64,
+    /// Search threads (one position each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: u64,
+    /// Endgame tables of the rules (a root laid out by rules, or a folder of slices).
+    #[arg(long)]
+    tables: Option<PathBuf>,
+    /// Stop after this many rescored records in OUT.
+    #[arg(long, default_value_t = u64::MAX)]
+    limit: u64,
+}
+
+/// `datagen rescore`: the tables opened, then [`rescore::run`] with a progress line a batch.
+fn rescore(args: &RescoreArgs) -> Result<(), String> {
+    let rules = data::Reader::open(&args.input)
+        .map_err(|e| e.to_string())?
+        .rules();
+    let tables = match &args.tables {
+        None => None,
+        Some(dir) => Some(Arc::new(open_tables(dir, &rules)?)),
+    };
+    let plan = rescore::Plan {
+        every: args.every,
+        offset: args.offset,
+        nodes: args.nodes,
+        threads: args.threads as usize,
+        limit: args.limit,
+    };
+    let started = Instant::now();
+    let mut first = None;
+    let done = rescore::run(&args.input, &args.out, &plan, tables, &mut |n| {
+        let before = *first.get_or_insert(n);
+        eprintln!(
+            "datagen rescore: {n} records in {}, {:.1} a second",
+            args.out.display(),
+            n.saturating_sub(before) as f64 / started.elapsed().as_secs_f64()
+        );
+    })
+    .map_err(|e| e.to_string())?;
+    println!(
+        "datagen rescore: {} records in {} ({} this run)",
+        done.after,
+        args.out.display(),
+        done.after - done.before
+    );
+    Ok(())
+}
+
+/// The endgame tables of `rules` in `dir` (a root laid out by rules, or a folder of slices).
+fn open_tables(dir: &Path, rules: &Rules) -> Result<Endgame, String> {
+    let dir = tablebase::home::resolve(dir, rules);
+    let tb =
+        Tablebase::open(&dir, rules).map_err(|e| format!("tables in {}: {e}", dir.display()))?;
+    Endgame::new(Arc::new(tb), u32::MAX)
+        .ok_or_else(|| format!("no tables of these rules in {}", dir.display()))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -134,6 +213,13 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Rescore(args) => match rescore(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("datagen: {e}");
                 ExitCode::from(2)
             }
         },
@@ -182,15 +268,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
     progress.target = args.positions;
     let tables = match &args.tables {
         None => None,
-        Some(dir) => {
-            let dir = tablebase::home::resolve(dir, &rules);
-            let tb = Tablebase::open(&dir, &rules)
-                .map_err(|e| format!("tables in {}: {e}", dir.display()))?;
-            Some(
-                Endgame::new(Arc::new(tb), u32::MAX)
-                    .ok_or_else(|| format!("no tables of these rules in {}", dir.display()))?,
-            )
-        }
+        Some(dir) => Some(open_tables(dir, &rules)?),
     };
     let openings: Vec<Game> = openings::load(&deck, &rules)
         .map_err(|e| e.to_string())?
@@ -416,11 +494,7 @@ impl<'a> Generator<'a> {
             .search(game, &limits, &Control::default(), &mut |event| {
                 if let SearchEvent::Info(info) = event {
                     if info.multipv == 1 {
-                        score = Some(match info.score {
-                            Score::Cp(cp) => cp.clamp(-20_000, 20_000) as i16,
-                            Score::Mate(n) if n > 0 => (30_000 - n.min(9_999)) as i16,
-                            Score::Mate(n) => (-30_000 - n.max(-9_999)) as i16,
-                        });
+                        score = Some(rescore::record_score(info.score));
                     }
                 }
             });
