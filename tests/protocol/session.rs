@@ -14,6 +14,7 @@ fn handshake() {
     let want = lines(&[
         &format!("id name buffgreen {}", env!("CARGO_PKG_VERSION")),
         "id author the buffgreen developers",
+        "option name Variant type combo default buffgreen var buffgreen var english var pool var russian var brazilian",
         "option name BackwardCapture type check default true",
         "option name LongKings type check default true",
         "option name DrawHalfMoves type spin default 80 min 0 max 1000",

@@ -82,11 +82,15 @@ pub fn hub_lines(options: &[OptionSpec], variant: Variant, encoding: Encoding) -
     v
 }
 
-/// True for the options that `variant` sets (`BackwardCapture`, `LongKings`).
+/// True for the options that `variant` sets (`Variant`, `BackwardCapture`, `LongKings`).
 pub fn is_variant_option(spec: &OptionSpec) -> bool {
-    [option::BACKWARD_CAPTURE, option::LONG_KINGS]
-        .iter()
-        .any(|n| spec.name.eq_ignore_ascii_case(n))
+    [
+        option::VARIANT,
+        option::BACKWARD_CAPTURE,
+        option::LONG_KINGS,
+    ]
+    .iter()
+    .any(|n| spec.name.eq_ignore_ascii_case(n))
 }
 
 /// A score in men with two decimals, Scan's way: a proven win in `p` plies is
