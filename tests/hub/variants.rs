@@ -2,7 +2,7 @@
 //! family: perft from the start and from king positions, and the move lists of positions from
 //! random games, under Russian and Brazilian rules (pydraughts has no Pool). Moves are
 //! compared as distinct start, end and captured set, as both count them
-//! (scripts/variants_pydraughts.py).
+//! (lab/variants_pydraughts.py).
 
 use std::path::Path;
 use std::process::Command;
@@ -83,7 +83,7 @@ fn pydraughts_agrees_on_russian_and_brazilian_moves_and_perft() {
         }
     }
     let out = piped(
-        Command::new(python).arg(root.join("scripts/variants_pydraughts.py")),
+        Command::new(python).arg(root.join("lab/variants_pydraughts.py")),
         &input,
     );
     let got = String::from_utf8_lossy(&out.stdout);
