@@ -5,9 +5,9 @@
 
 use buffgreen_testkit::protocol as protocol_support;
 
-use buffgreen::board::{generate_moves, MoveList, Position, Rules};
+use buffgreen::board::{generate_moves, MoveList, Position, Rules, Variant};
 use buffgreen::engine::{option_table, OptionKind};
-use buffgreen::hub::notation::{parse_move, parse_pos, Encoding};
+use buffgreen::hub::notation::{Encoding, Numbering};
 use buffgreen::hub::Session;
 use buffgreen::protocol::Output;
 use protocol_support::Engine;
@@ -16,6 +16,11 @@ const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
 const SESSION: &str = include_str!("../data/hub/pydraughts-session.txt");
 const BUSY: &str = "error message=\"a search is running: only ping, stop, ponder-hit and quit \
                     are accepted until its done\"";
+
+/// How pydraughts writes English positions and moves.
+fn english() -> Numbering {
+    Numbering::new(Encoding::Pydraughts, Variant::English)
+}
 
 fn legal(pos: &Position, rules: &Rules) -> Vec<buffgreen::types::Move> {
     let mut list = MoveList::new();
@@ -29,10 +34,13 @@ fn position_of(line: &str) -> Position {
         panic!("bad pos line {line:?}");
     };
     let value = |name: &str| args.iter().find(|a| a.name == name)?.value.clone();
-    let mut pos = parse_pos(&value("pos").unwrap_or(START.into()), Encoding::Pydraughts)
+    let mut pos = english()
+        .parse_pos(&value("pos").unwrap_or(START.into()))
         .unwrap_or_else(|e| panic!("{line}: {e}"));
     for m in value("moves").unwrap_or_default().split_whitespace() {
-        let mv = parse_move(m, &legal(&pos, &Rules::ENGLISH)).expect("recorded move");
+        let mv = english()
+            .parse_move(m, &legal(&pos, &Rules::ENGLISH))
+            .expect("recorded move");
         pos.play_unchecked(mv);
     }
     pos
@@ -67,9 +75,10 @@ fn check_info(line: &str, pos: &Position) {
         assert!(args.len() == 7, "{line:?}");
         let mut p = *pos;
         for m in pv.value.as_deref().unwrap_or("").split_whitespace() {
-            let mv = parse_move(m, &legal(&p, &Rules::ENGLISH))
+            let mv = english()
+                .parse_move(m, &legal(&p, &Rules::ENGLISH))
                 .unwrap_or_else(|e| panic!("pv move {m} in {line:?}: {e}"));
-            assert_eq!(buffgreen::hub::notation::write_move(mv), m);
+            assert_eq!(english().write_move(mv), m);
             p.play_unchecked(mv);
         }
     }
@@ -81,13 +90,17 @@ fn check_done(line: &str, pos: &Position, rules: &Rules) -> buffgreen::types::Mo
     assert!(t.len() == 2 || t.len() == 3, "{line:?}");
     assert_eq!(t[0], "done");
     let m = t[1].strip_prefix("move=").expect("move=");
-    let mv = parse_move(m, &legal(pos, rules)).unwrap_or_else(|e| panic!("{line}: {e}"));
-    assert_eq!(buffgreen::hub::notation::write_move(mv), m);
+    let mv = english()
+        .parse_move(m, &legal(pos, rules))
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    assert_eq!(english().write_move(mv), m);
     if let Some(p) = t.get(2) {
         let p = p.strip_prefix("ponder=").expect("ponder=");
         let mut after = *pos;
         after.play_unchecked(mv);
-        parse_move(p, &legal(&after, rules)).unwrap_or_else(|e| panic!("{line}: {e}"));
+        english()
+            .parse_move(p, &legal(&after, rules))
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
     }
     mv
 }
@@ -282,7 +295,7 @@ const ERRORS: [(&str, &str); 19] = [
     ("set-param name=Book value=true", "unknown option 'Book'"),
     (
         "set-param name=variant value=frisian",
-        "parameter variant: bad value 'frisian': expected one of english buffgreen",
+        "parameter variant: bad value 'frisian': expected one of english buffgreen russian brazilian",
     ),
     (
         "set-param name=pos-encoding value=\"\"",
@@ -420,7 +433,7 @@ fn variants_and_the_standard_encoding_change_what_is_legal() {
     e.send("level nodes=50");
     e.send("go think");
     let out = e.recv_until(|l| l.starts_with("done"));
-    let p = parse_pos(&pos[8..], Encoding::Standard).unwrap();
+    let p = Numbering::STANDARD.parse_pos(&pos[8..]).unwrap();
     assert_eq!(buffgreen::board::fen::write(&p), "W:W18:B14,23");
     let bg = Rules::BUFF_AND_GREEN;
     assert_eq!(legal(&p, &bg).len(), 2);
