@@ -453,6 +453,51 @@ fn variants_and_the_standard_encoding_change_what_is_legal() {
 }
 
 #[test]
+fn russian_and_brazilian_positions_and_moves_as_pydraughts_writes_them() {
+    let mut e = hub_engine();
+    for variant in [Variant::Russian, Variant::Brazilian] {
+        e.send(&format!("set-param name=variant value={}", variant.key()));
+        // W:W18,K30:B14,K3 (literal), White to move: its only move is 18x9 taking 14, which
+        // pydraughts numbers from a1 as 14x21x18.
+        e.send("pos pos=WeeBeeeeeeeeeebeeeweeeeeeeeeeeWee");
+        e.send("level time=1 inc=0.1");
+        e.send("go think");
+        let out = e.recv_until(|l| l.starts_with("done"));
+        let done = out.last().expect("done");
+        assert_eq!(
+            done.split_whitespace().nth(1),
+            Some("move=14x21x18"),
+            "{out:?}"
+        );
+        assert!(out.iter().any(|l| l.contains(" score=")), "{out:?}");
+        // The start, White first: pydraughts' 9-13 is 21-17; Black answers in the same
+        // numbering, as pydraughts writes the move.
+        e.send("pos moves=\"9-13\"");
+        e.send("level move-time=0.05");
+        e.send("go think");
+        let out = e.recv_until(|l| l.starts_with("done"));
+        let rules = variant.rules();
+        let numbering = Numbering::new(Encoding::Pydraughts, variant);
+        let mut pos = Position::start(&rules);
+        pos.play_unchecked(
+            numbering
+                .parse_move("9-13", &legal(&pos, &rules))
+                .expect("9-13"),
+        );
+        let done = out.last().expect("done");
+        let m = done
+            .split_whitespace()
+            .nth(1)
+            .and_then(|w| w.strip_prefix("move="))
+            .unwrap_or_else(|| panic!("{done}"));
+        let mv = numbering
+            .parse_move(m, &legal(&pos, &rules))
+            .unwrap_or_else(|err| panic!("{done}: {err}"));
+        assert_eq!(numbering.write_move(mv), m);
+    }
+}
+
+#[test]
 fn quit_during_a_search_answers_and_exits() {
     let mut e = hub_engine();
     e.send("pos");

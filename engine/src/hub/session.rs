@@ -159,10 +159,11 @@ impl Session {
         Ok(Flow::Continue)
     }
 
-    /// How this session's positions and moves are written: its `pos-encoding` under its
-    /// `variant`.
+    /// How this session's positions and moves are written: its `pos-encoding` under the rule
+    /// set in force (the rules switches, still accepted by name, may have changed it since
+    /// `variant` was set).
     fn numbering(&self) -> Numbering {
-        Numbering::new(self.encoding, self.variant)
+        Numbering::new(self.encoding, Variant::of_rules(self.engine.game().rules()))
     }
 
     fn set_variant(&mut self, variant: Variant) -> Result<(), HubError> {
@@ -362,6 +363,12 @@ mod tests {
             let best = done.map(|d| d.split(' ').next().unwrap_or_default());
             let legal = ["9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"];
             assert!(best.is_some_and(|b| legal.contains(&b)), "{lines:?}");
+            // A rules switch set by name makes a Buff and Green rule set, written as English.
+            s.handle_line(b"set-param name=LongKings value=false");
+            s.handle_line(b"pos moves=\"9-14\"");
+            assert!(out.take_lines().is_empty());
+            let played: Vec<String> = s.engine().game().moves().map(|m| m.to_string()).collect();
+            assert_eq!(played, ["9-14"]);
         }
     }
 }
