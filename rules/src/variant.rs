@@ -44,6 +44,23 @@ pub enum WeightSet {
     LongKings,
 }
 
+/// How pydraughts' Hub client (`HubEngine`, which lidraughts-bot drives engines through) writes a
+/// rule set's `pos=` strings and moves, against buffgreen's numbering (squares 1-32 from Black's
+/// side, White's men starting on 21-32). pydraughts numbers each of its variants its own way;
+/// the table says which way once for every rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HubBoard {
+    /// As pydraughts writes English checkers (and Buff and Green, played on that board): the
+    /// position turned 180 degrees with the colours swapped (its square `n` is square `33 - n`,
+    /// its `w` pieces Black's, `W` to move Black to move); moves in buffgreen's numbering.
+    Turned,
+    /// As pydraughts writes Russian and Brazilian draughts: the position in buffgreen's
+    /// numbering, colours as written (`W` to move is White to move); moves numbered from
+    /// White's side, row by row from a1 (square 1 is a1, 32 is h8), so the rows come in the
+    /// reverse order: square `4r + k + 1` is buffgreen's `4(7 - r) + k + 1`.
+    RowsReversed,
+}
+
 /// One row of the table.
 struct Row {
     variant: Variant,
@@ -56,6 +73,7 @@ struct Row {
     draws: DrawRules,
     key: &'static str,
     hub: bool,
+    hub_board: HubBoard,
     name: &'static str,
     game_type: &'static str,
     tables: &'static str,
@@ -86,6 +104,7 @@ const TABLE: [Row; 7] = [
         draws: DrawRules::HalfMoves,
         key: "buffgreen",
         hub: true,
+        hub_board: HubBoard::Turned,
         name: "Buff and Green checkers",
         game_type: GAME_TYPE_OTHER,
         tables: "buff-and-green",
@@ -106,6 +125,7 @@ const TABLE: [Row; 7] = [
         draws: DrawRules::HalfMoves,
         key: "shortkings",
         hub: false,
+        hub_board: HubBoard::Turned,
         name: "Buff and Green checkers, short kings",
         game_type: GAME_TYPE_OTHER,
         tables: "backward-capture",
@@ -126,6 +146,7 @@ const TABLE: [Row; 7] = [
         draws: DrawRules::HalfMoves,
         key: "forwardcapture",
         hub: false,
+        hub_board: HubBoard::Turned,
         name: "Buff and Green checkers, men capture forward only",
         game_type: GAME_TYPE_OTHER,
         tables: "long-kings",
@@ -146,6 +167,7 @@ const TABLE: [Row; 7] = [
         draws: DrawRules::HalfMoves,
         key: "english",
         hub: true,
+        hub_board: HubBoard::Turned,
         name: "English checkers",
         game_type: "21",
         tables: "english",
@@ -167,7 +189,11 @@ const TABLE: [Row; 7] = [
         white_first: false,
         draws: DrawRules::Pool,
         key: "pool",
+        // No Hub client plays Pool (pydraughts and lidraughts have no such variant), so no
+        // client defines how its positions and moves would be written, nor referees them; the
+        // `Variant` option of the main protocol plays it.
         hub: false,
+        hub_board: HubBoard::Turned,
         name: "American Pool checkers",
         game_type: GAME_TYPE_OTHER,
         tables: "pool",
@@ -187,7 +213,8 @@ const TABLE: [Row; 7] = [
         white_first: true,
         draws: DrawRules::Russian,
         key: "russian",
-        hub: false,
+        hub: true,
+        hub_board: HubBoard::RowsReversed,
         name: "Russian draughts",
         game_type: "25",
         tables: "russian",
@@ -207,7 +234,8 @@ const TABLE: [Row; 7] = [
         white_first: true,
         draws: DrawRules::Russian,
         key: "brazilian",
-        hub: false,
+        hub: true,
+        hub_board: HubBoard::RowsReversed,
         name: "Brazilian draughts",
         game_type: "26",
         tables: "brazilian",
@@ -337,9 +365,16 @@ impl Variant {
             .map(|r| r.variant)
     }
 
-    /// Whether the Hub dialect offers this rule set as a `variant` value.
+    /// Whether the Hub dialect offers this rule set as a `variant` value (its key, the word
+    /// pydraughts and lidraughts-bot send: `english`, `russian`, `brazilian`).
     pub fn on_hub(self) -> bool {
         self.row().hub
+    }
+
+    /// How pydraughts' Hub client writes this rule set's positions and moves (the Hub's
+    /// `pos-encoding` `pydraughts`).
+    pub fn hub_board(self) -> HubBoard {
+        self.row().hub_board
     }
 
     /// The rules in words, as the PDN `Variant` tag and the front ends name them.

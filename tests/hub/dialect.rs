@@ -5,9 +5,9 @@
 
 use buffgreen_testkit::protocol as protocol_support;
 
-use buffgreen::board::{generate_moves, MoveList, Position, Rules};
+use buffgreen::board::{generate_moves, MoveList, Position, Rules, Variant};
 use buffgreen::engine::{option_table, OptionKind};
-use buffgreen::hub::notation::{parse_move, parse_pos, Encoding};
+use buffgreen::hub::notation::{Encoding, Numbering};
 use buffgreen::hub::Session;
 use buffgreen::protocol::Output;
 use protocol_support::Engine;
@@ -16,6 +16,11 @@ const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
 const SESSION: &str = include_str!("../data/hub/pydraughts-session.txt");
 const BUSY: &str = "error message=\"a search is running: only ping, stop, ponder-hit and quit \
                     are accepted until its done\"";
+
+/// How pydraughts writes English positions and moves.
+fn english() -> Numbering {
+    Numbering::new(Encoding::Pydraughts, Variant::English)
+}
 
 fn legal(pos: &Position, rules: &Rules) -> Vec<buffgreen::types::Move> {
     let mut list = MoveList::new();
@@ -29,10 +34,13 @@ fn position_of(line: &str) -> Position {
         panic!("bad pos line {line:?}");
     };
     let value = |name: &str| args.iter().find(|a| a.name == name)?.value.clone();
-    let mut pos = parse_pos(&value("pos").unwrap_or(START.into()), Encoding::Pydraughts)
+    let mut pos = english()
+        .parse_pos(&value("pos").unwrap_or(START.into()))
         .unwrap_or_else(|e| panic!("{line}: {e}"));
     for m in value("moves").unwrap_or_default().split_whitespace() {
-        let mv = parse_move(m, &legal(&pos, &Rules::ENGLISH)).expect("recorded move");
+        let mv = english()
+            .parse_move(m, &legal(&pos, &Rules::ENGLISH))
+            .expect("recorded move");
         pos.play_unchecked(mv);
     }
     pos
@@ -67,9 +75,10 @@ fn check_info(line: &str, pos: &Position) {
         assert!(args.len() == 7, "{line:?}");
         let mut p = *pos;
         for m in pv.value.as_deref().unwrap_or("").split_whitespace() {
-            let mv = parse_move(m, &legal(&p, &Rules::ENGLISH))
+            let mv = english()
+                .parse_move(m, &legal(&p, &Rules::ENGLISH))
                 .unwrap_or_else(|e| panic!("pv move {m} in {line:?}: {e}"));
-            assert_eq!(buffgreen::hub::notation::write_move(mv), m);
+            assert_eq!(english().write_move(mv), m);
             p.play_unchecked(mv);
         }
     }
@@ -81,13 +90,17 @@ fn check_done(line: &str, pos: &Position, rules: &Rules) -> buffgreen::types::Mo
     assert!(t.len() == 2 || t.len() == 3, "{line:?}");
     assert_eq!(t[0], "done");
     let m = t[1].strip_prefix("move=").expect("move=");
-    let mv = parse_move(m, &legal(pos, rules)).unwrap_or_else(|e| panic!("{line}: {e}"));
-    assert_eq!(buffgreen::hub::notation::write_move(mv), m);
+    let mv = english()
+        .parse_move(m, &legal(pos, rules))
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    assert_eq!(english().write_move(mv), m);
     if let Some(p) = t.get(2) {
         let p = p.strip_prefix("ponder=").expect("ponder=");
         let mut after = *pos;
         after.play_unchecked(mv);
-        parse_move(p, &legal(&after, rules)).unwrap_or_else(|e| panic!("{line}: {e}"));
+        english()
+            .parse_move(p, &legal(&after, rules))
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
     }
     mv
 }
@@ -282,7 +295,7 @@ const ERRORS: [(&str, &str); 19] = [
     ("set-param name=Book value=true", "unknown option 'Book'"),
     (
         "set-param name=variant value=frisian",
-        "parameter variant: bad value 'frisian': expected one of english buffgreen",
+        "parameter variant: bad value 'frisian': expected one of english buffgreen russian brazilian",
     ),
     (
         "set-param name=pos-encoding value=\"\"",
@@ -420,7 +433,7 @@ fn variants_and_the_standard_encoding_change_what_is_legal() {
     e.send("level nodes=50");
     e.send("go think");
     let out = e.recv_until(|l| l.starts_with("done"));
-    let p = parse_pos(&pos[8..], Encoding::Standard).unwrap();
+    let p = Numbering::STANDARD.parse_pos(&pos[8..]).unwrap();
     assert_eq!(buffgreen::board::fen::write(&p), "W:W18:B14,23");
     let bg = Rules::BUFF_AND_GREEN;
     assert_eq!(legal(&p, &bg).len(), 2);
@@ -437,6 +450,51 @@ fn variants_and_the_standard_encoding_change_what_is_legal() {
         Some("move=18x9x14"),
         "{done}"
     );
+}
+
+#[test]
+fn russian_and_brazilian_positions_and_moves_as_pydraughts_writes_them() {
+    let mut e = hub_engine();
+    for variant in [Variant::Russian, Variant::Brazilian] {
+        e.send(&format!("set-param name=variant value={}", variant.key()));
+        // W:W18,K30:B14,K3 (literal), White to move: its only move is 18x9 taking 14, which
+        // pydraughts numbers from a1 as 14x21x18.
+        e.send("pos pos=WeeBeeeeeeeeeebeeeweeeeeeeeeeeWee");
+        e.send("level time=1 inc=0.1");
+        e.send("go think");
+        let out = e.recv_until(|l| l.starts_with("done"));
+        let done = out.last().expect("done");
+        assert_eq!(
+            done.split_whitespace().nth(1),
+            Some("move=14x21x18"),
+            "{out:?}"
+        );
+        assert!(out.iter().any(|l| l.contains(" score=")), "{out:?}");
+        // The start, White first: pydraughts' 9-13 is 21-17; Black answers in the same
+        // numbering, as pydraughts writes the move.
+        e.send("pos moves=\"9-13\"");
+        e.send("level move-time=0.05");
+        e.send("go think");
+        let out = e.recv_until(|l| l.starts_with("done"));
+        let rules = variant.rules();
+        let numbering = Numbering::new(Encoding::Pydraughts, variant);
+        let mut pos = Position::start(&rules);
+        pos.play_unchecked(
+            numbering
+                .parse_move("9-13", &legal(&pos, &rules))
+                .expect("9-13"),
+        );
+        let done = out.last().expect("done");
+        let m = done
+            .split_whitespace()
+            .nth(1)
+            .and_then(|w| w.strip_prefix("move="))
+            .unwrap_or_else(|| panic!("{done}"));
+        let mv = numbering
+            .parse_move(m, &legal(&pos, &rules))
+            .unwrap_or_else(|err| panic!("{done}: {err}"));
+        assert_eq!(numbering.write_move(mv), m);
+    }
 }
 
 #[test]

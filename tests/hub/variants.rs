@@ -9,7 +9,9 @@ use std::process::Command;
 
 use buffgreen::board::{fen, generate_moves, MoveList, Position, Rules, Variant};
 use buffgreen::tools::perft::perft;
-use buffgreen_testkit::process::{piped, python3_missing, venv_python};
+use buffgreen_testkit::process::{piped, python3_missing};
+
+use crate::pydraughts_python;
 
 /// Positions with kings, for perft under both rule sets (depth 3).
 const KING_FENS: &[&str] = &[
@@ -67,7 +69,7 @@ fn pydraughts_agrees_on_russian_and_brazilian_moves_and_perft() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = venv_python(root, "scripts/install-pydraughts-hub.sh");
+    let python = pydraughts_python();
     let mut input = String::new();
     let mut want = Vec::new();
     for variant in [Variant::Russian, Variant::Brazilian] {

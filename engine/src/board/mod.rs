@@ -23,7 +23,7 @@ pub use game::{next_clock, result_of, Game, GameResult, PlayError};
 pub use movegen::{capture_blockers, capture_squares, has_captures, has_moves, MoveList};
 pub use notation::Notation;
 pub use position::{Piece, Position, PositionError};
-pub use rules::{option, Crowning, DrawRules, Rules, Variant, WeightSet};
+pub use rules::{option, Crowning, DrawRules, HubBoard, Rules, Variant, WeightSet};
 
 #[cfg(test)]
 pub(crate) use movegen::capture_tests::random_positions;

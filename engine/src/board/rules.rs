@@ -10,4 +10,4 @@
 //! tests hold them to each other (perft against the reference, random positions' move lists,
 //! the un-moves against the moves); a rule that only one of them learns fails them.
 
-pub use buffgreen_rules::{option, Crowning, DrawRules, Rules, Variant, WeightSet};
+pub use buffgreen_rules::{option, Crowning, DrawRules, HubBoard, Rules, Variant, WeightSet};

@@ -383,6 +383,16 @@ mod tests {
                 value: "english".into(),
             }))
         );
+        // As pydraughts sends it for lidraughts' Russian and Brazilian games.
+        for word in ["russian", "brazilian"] {
+            assert_eq!(
+                parse(&format!("set-param name=variant value={word}")),
+                Ok(Some(Command::SetParam {
+                    name: "variant".into(),
+                    value: word.into(),
+                }))
+            );
+        }
         assert_errors(&[
             ("set-param value=1", "set-param: missing name=<parameter>"),
             ("set-param name=Hash", "set-param: missing value=<value>"),

@@ -27,8 +27,9 @@ use crate::protocol::{Flow, Output};
 /// by their one-word keys.
 pub use crate::board::Variant;
 
-/// The rule set a Hub session starts with: English checkers, since every Hub client for the
-/// 8x8 board sends English games.
+/// The rule set a Hub session starts with: English checkers, the 8x8 game a Hub client sends
+/// without naming one (pydraughts' `english`); for its `russian` and `brazilian` boards the
+/// client sets `variant` (lidraughts-bot does, per game).
 pub const DEFAULT_VARIANT: Variant = Variant::English;
 
 impl Choice for Variant {

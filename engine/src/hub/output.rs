@@ -7,7 +7,7 @@
 
 use crate::board::option;
 use crate::engine::{OptionKind, OptionSpec};
-use crate::hub::notation::{write_move, Encoding};
+use crate::hub::notation::{Encoding, Numbering};
 use crate::hub::{Choice, Variant};
 use crate::protocol::output::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::search::{Score, SearchInfo, SearchOutcome};
@@ -110,8 +110,8 @@ pub fn score_men(score: Score) -> String {
 /// `info depth=.. mean-depth=.. score=.. nodes=.. time=.. nps=.. [pv=".."]`: `depth` is the
 /// deepest line of the tree, `mean-depth` its average depth, `score` in men, `time` in
 /// seconds, `nps` in millions of iterations per second (as Scan's MNPS), the pv in Hub
-/// notation.
-pub fn info_line(info: &SearchInfo) -> String {
+/// notation of `numbering`.
+pub fn info_line(info: &SearchInfo, numbering: Numbering) -> String {
     let mut s = format!(
         "info depth={} mean-depth={} score={} nodes={} time={:.3} nps={:.3}",
         info.seldepth,
@@ -122,7 +122,7 @@ pub fn info_line(info: &SearchInfo) -> String {
         info.nps as f64 / 1e6
     );
     if !info.pv.is_empty() {
-        let pv: Vec<String> = info.pv.iter().map(|m| write_move(*m)).collect();
+        let pv: Vec<String> = info.pv.iter().map(|m| numbering.write_move(*m)).collect();
         s.push(' ');
         s.push_str(&pair("pv", &pv.join(" ")));
     }
@@ -130,21 +130,23 @@ pub fn info_line(info: &SearchInfo) -> String {
 }
 
 /// The `info` line of a book move: no search (depth, nodes and time 0), the book's score and
-/// the move as the line (Hub has no free-text info).
-pub fn book_line(mv: Move, score: i32) -> String {
+/// the move as the line (Hub has no free-text info), in the notation of `numbering`.
+pub fn book_line(mv: Move, score: i32, numbering: Numbering) -> String {
     format!(
         "info depth=0 mean-depth=0 score={} nodes=0 time=0.000 nps=0.000 {}",
         score_men(Score::Cp(score)),
-        pair("pv", &write_move(mv))
+        pair("pv", &numbering.write_move(mv))
     )
 }
 
-/// `done move=.. [ponder=..]`, or a bare `done` when there is no legal move.
-pub fn done_line(outcome: &SearchOutcome) -> String {
+/// `done move=.. [ponder=..]` in the notation of `numbering`, or a bare `done` when there is
+/// no legal move.
+pub fn done_line(outcome: &SearchOutcome, numbering: Numbering) -> String {
+    let text = |m| numbering.write_move(m);
     match (outcome.best, outcome.ponder) {
         (None, _) => "done".to_string(),
-        (Some(b), None) => format!("done move={}", write_move(b)),
-        (Some(b), Some(p)) => format!("done move={} ponder={}", write_move(b), write_move(p)),
+        (Some(b), None) => format!("done move={}", text(b)),
+        (Some(b), Some(p)) => format!("done move={} ponder={}", text(b), text(p)),
     }
 }
 
@@ -164,6 +166,10 @@ mod tests {
     use super::*;
     use crate::protocol::output::tests::{mv, sample_info};
 
+    fn english() -> Numbering {
+        Numbering::new(Encoding::Pydraughts, Variant::English)
+    }
+
     #[test]
     fn handshake_lines() {
         let lines = hub_lines(
@@ -178,7 +184,7 @@ mod tests {
         );
         assert_eq!(
             lines[1],
-            "param name=variant value=english type=enum values=\"english buffgreen\""
+            "param name=variant value=english type=enum values=\"english buffgreen russian brazilian\""
         );
         assert_eq!(
             lines[2],
@@ -204,7 +210,7 @@ mod tests {
     fn info_and_done() {
         let info = sample_info(1);
         assert_eq!(
-            info_line(&info),
+            info_line(&info, english()),
             "info depth=19 mean-depth=7 score=-0.35 nodes=123456 time=246.912 nps=0.500 \
              pv=\"11-15 9-13\""
         );
@@ -213,11 +219,38 @@ mod tests {
             ponder,
             nodes: 1,
         };
-        assert_eq!(done_line(&o(None, None)), "done");
-        assert_eq!(done_line(&o(Some(mv("11-15")), None)), "done move=11-15");
+        assert_eq!(done_line(&o(None, None), english()), "done");
         assert_eq!(
-            done_line(&o(Some(mv("11-15")), Some(mv("9-13")))),
+            done_line(&o(Some(mv("11-15")), None), english()),
+            "done move=11-15"
+        );
+        assert_eq!(
+            done_line(&o(Some(mv("11-15")), Some(mv("9-13"))), english()),
             "done move=11-15 ponder=9-13"
+        );
+    }
+
+    #[test]
+    fn russian_moves_as_pydraughts_reads_them() {
+        // buffgreen's 9-14, 11-15 and 10-14 are pydraughts' 21-18, 23-19 and 22-18: the rows
+        // in reverse order.
+        let russian = Numbering::new(Encoding::Pydraughts, Variant::Russian);
+        let o = SearchOutcome {
+            best: Some(mv("9-14")),
+            ponder: Some(mv("11-15")),
+            nodes: 1,
+        };
+        assert_eq!(done_line(&o, russian), "done move=21-18 ponder=23-19");
+        assert_eq!(
+            book_line(mv("10-14"), 12, russian),
+            "info depth=0 mean-depth=0 score=0.12 nodes=0 time=0.000 nps=0.000 pv=22-18"
+        );
+        let mut info = sample_info(1);
+        info.pv = vec![mv("9-14"), mv("11-15")];
+        assert_eq!(
+            info_line(&info, russian),
+            "info depth=19 mean-depth=7 score=-0.35 nodes=123456 time=246.912 nps=0.500 \
+             pv=\"21-18 23-19\""
         );
     }
 

@@ -12,7 +12,7 @@ use crate::board::option;
 use crate::board::{fen, generate_moves, Game, GameResult, MoveList, Position};
 use crate::engine::{Engine, EngineError, GoRequest, StartPosition};
 use crate::hub::command::{self, Command, CommandError, GoMode, Level};
-use crate::hub::notation::{parse_move, parse_pos, Encoding, MoveError, PosError};
+use crate::hub::notation::{Encoding, MoveError, Numbering, PosError};
 use crate::hub::output::{book_line, done_line, error_line, hub_lines, info_line};
 use crate::hub::{Choice, Variant, DEFAULT_VARIANT};
 use crate::protocol::{Flow, Output};
@@ -159,17 +159,19 @@ impl Session {
         Ok(Flow::Continue)
     }
 
+    /// How this session's positions and moves are written: its `pos-encoding` under the rule
+    /// set in force (the rules switches, still accepted by name, may have changed it since
+    /// `variant` was set).
+    fn numbering(&self) -> Numbering {
+        Numbering::new(self.encoding, Variant::of_rules(self.engine.game().rules()))
+    }
+
     fn set_variant(&mut self, variant: Variant) -> Result<(), HubError> {
-        let rules = variant.rules();
-        let switches = [
-            (option::BACKWARD_CAPTURE, rules.backward_capture),
-            (option::LONG_KINGS, rules.long_kings),
-        ];
-        for (name, on) in switches {
-            // A rules change may send the current game back to its start position; the GUI
-            // sends `pos` before every search, so the notice is not worth a line.
-            self.engine.set_option(name, Some(&on.to_string()))?;
-        }
+        // Every rule set the Hub offers is a value of the `Variant` option (the rules table
+        // makes it so). A rules change may send the current game back to its start position;
+        // the GUI sends `pos` before every search, so the notice is not worth a line.
+        self.engine
+            .set_option(option::VARIANT, Some(variant.key()))?;
         self.variant = variant;
         Ok(())
     }
@@ -200,11 +202,12 @@ impl Session {
     /// game is set up again from the position reached, with the clock at 0, so that the engine
     /// still answers with a move.
     fn set_pos(&mut self, pos: Option<&str>, moves: &[String]) -> Result<(), HubError> {
-        let start = match pos {
-            None => Position::startpos(),
-            Some(text) => parse_pos(text, self.encoding)?,
-        };
+        let numbering = self.numbering();
         let rules = *self.engine.game().rules();
+        let start = match pos {
+            None => Position::start(&rules),
+            Some(text) => numbering.parse_pos(text)?,
+        };
         let mut game = Game::new(start, 0, rules);
         let mut played: Vec<String> = Vec::new();
         for (i, text) in moves.iter().enumerate() {
@@ -214,10 +217,12 @@ impl Session {
             }
             let mut legal = MoveList::new();
             generate_moves(game.position(), &rules, &mut legal);
-            let mv = parse_move(text, &legal).map_err(|source| HubError::Move {
-                number: i + 1,
-                source,
-            })?;
+            let mv = numbering
+                .parse_move(text, &legal)
+                .map_err(|source| HubError::Move {
+                    number: i + 1,
+                    source,
+                })?;
             game.play(mv);
             played.push(mv.to_string());
         }
@@ -250,6 +255,7 @@ impl Session {
         }
         let events = self.out.clone();
         let answer = self.out.clone();
+        let numbering = self.numbering();
         self.engine.go(
             GoRequest {
                 limits,
@@ -258,8 +264,12 @@ impl Session {
             Box::new(move |ev| match ev {
                 // Hub has one line of search information; a note is no Hub reply, except
                 // the search's own error report.
-                SearchEvent::Info(info) if info.multipv == 1 => events.line(&info_line(&info)),
-                SearchEvent::Book { mv, score, .. } => events.line(&book_line(mv, score)),
+                SearchEvent::Info(info) if info.multipv == 1 => {
+                    events.line(&info_line(&info, numbering))
+                }
+                SearchEvent::Book { mv, score, .. } => {
+                    events.line(&book_line(mv, score, numbering))
+                }
                 SearchEvent::Message(text) => {
                     if let Some(e) = text.strip_prefix("error: ") {
                         events.line(&error_line(&e));
@@ -267,7 +277,7 @@ impl Session {
                 }
                 _ => {}
             }),
-            Box::new(move |outcome| answer.line(&done_line(&outcome))),
+            Box::new(move |outcome| answer.line(&done_line(&outcome, numbering))),
         )?;
         // As in Scan, a level applies to one search.
         self.level = Level::default();
@@ -298,7 +308,7 @@ mod tests {
         assert_eq!(rules(&s), Rules::ENGLISH);
         assert_eq!(
             out.take_lines(),
-            ["error message=\"parameter variant: bad value 'international': expected one of english buffgreen\""]
+            ["error message=\"parameter variant: bad value 'international': expected one of english buffgreen russian brazilian\""]
         );
     }
 
@@ -312,5 +322,53 @@ mod tests {
         let g = s.engine().game();
         assert_eq!(g.moves().count(), 1);
         assert_eq!(g.result(), GameResult::Ongoing);
+    }
+
+    #[test]
+    fn russian_and_brazilian_games_in_pydraughts_notation() {
+        for (word, variant) in [
+            ("russian", Variant::Russian),
+            ("brazilian", Variant::Brazilian),
+        ] {
+            let (mut s, out) = session();
+            s.handle_line(format!("set-param name=variant value={word}").as_bytes());
+            assert_eq!(*s.engine().game().rules(), variant.rules());
+            // pydraughts' start position and moves: White's 9-13 is buffgreen's 21-17, Black's
+            // 21-18 buffgreen's 9-14.
+            s.handle_line(b"pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"9-13 21-18\"");
+            let g = s.engine().game();
+            assert_eq!(*g.start(), Position::start(&variant.rules()));
+            let played: Vec<String> = g.moves().map(|m| m.to_string()).collect();
+            assert_eq!(played, ["21-17", "9-14"]);
+            // Without `pos=` the start position is the variant's: White to move.
+            s.handle_line(b"pos moves=\"9-13\"");
+            assert_eq!(
+                s.engine().game().position().side_to_move(),
+                crate::types::Color::Black
+            );
+            s.handle_line(b"pos moves=\"21-17\"");
+            assert_eq!(
+                out.take_lines(),
+                [
+                    "error message=\"move 1: illegal move '21-17'; legal moves: \
+                  9-13 10-13 10-14 11-14 11-15 12-15 12-16\""
+                ]
+            );
+            s.handle_line(b"pos");
+            s.handle_line(b"level nodes=50");
+            s.handle_line(b"go think");
+            s.wait();
+            let lines = out.take_lines();
+            let done = lines.last().and_then(|l| l.strip_prefix("done move="));
+            let best = done.map(|d| d.split(' ').next().unwrap_or_default());
+            let legal = ["9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"];
+            assert!(best.is_some_and(|b| legal.contains(&b)), "{lines:?}");
+            // A rules switch set by name makes a Buff and Green rule set, written as English.
+            s.handle_line(b"set-param name=LongKings value=false");
+            s.handle_line(b"pos moves=\"9-14\"");
+            assert!(out.take_lines().is_empty());
+            let played: Vec<String> = s.engine().game().moves().map(|m| m.to_string()).collect();
+            assert_eq!(played, ["9-14"]);
+        }
     }
 }
