@@ -50,10 +50,21 @@ pub enum HubError {
         /// The accepted values.
         expected: String,
     },
+    /// A number parameter got something else.
+    #[error("parameter {name}: bad value '{value}': expected a number of seconds")]
+    Number {
+        /// The parameter.
+        name: &'static str,
+        /// What was given (shortened).
+        value: String,
+    },
     /// The engine refused (an unknown option or a bad value, a search that cannot start).
     #[error(transparent)]
     Engine(#[from] EngineError),
 }
+
+/// The parameter lidraughts-bot sends with the game's starting clock, in seconds.
+const INITIAL_TIME: &str = "initial-time";
 
 /// A Hub session: the engine and where its replies go. [`crate::hub::run`] feeds it the lines
 /// of its input; a test can feed it lines one at a time (with an [`Output`] over memory).
@@ -189,6 +200,16 @@ impl Session {
         } else if name.eq_ignore_ascii_case("pos-encoding") {
             self.encoding = choice("pos-encoding", value)?;
             Ok(())
+        } else if name.eq_ignore_ascii_case(INITIAL_TIME) {
+            // lidraughts-bot sends the game's starting clock to every Hub engine. The clock
+            // that counts comes with each `level`, so a number is taken and not kept.
+            match value.trim().parse::<f64>() {
+                Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(()),
+                _ => Err(HubError::Number {
+                    name: INITIAL_TIME,
+                    value: crate::protocol::command::shown(value),
+                }),
+            }
         } else {
             self.engine.set_option(name, Some(value))?;
             Ok(())
@@ -322,6 +343,19 @@ mod tests {
         let g = s.engine().game();
         assert_eq!(g.moves().count(), 1);
         assert_eq!(g.result(), GameResult::Ongoing);
+    }
+
+    #[test]
+    fn lidraughts_bots_initial_time_is_taken_quietly() {
+        let (mut s, out) = session();
+        s.handle_line(b"set-param name=initial-time value=180");
+        s.handle_line(b"set-param name=initial-time value=0.5");
+        assert!(out.take_lines().is_empty());
+        s.handle_line(b"set-param name=initial-time value=soon");
+        assert_eq!(
+            out.take_lines(),
+            ["error message=\"parameter initial-time: bad value 'soon': expected a number of seconds\""]
+        );
     }
 
     #[test]
