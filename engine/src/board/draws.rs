@@ -151,6 +151,9 @@ impl DrawCount {
     /// The counters after `mv`, played in `before`, gave `after`, under `rules`.
     #[inline]
     pub fn after(self, before: &Position, mv: Move, after: &Position, rules: &Rules) -> DrawCount {
+        if rules.draws == DrawRules::HalfMoves {
+            return DrawCount::default();
+        }
         let mover = before.side_to_move();
         let king_moved = before.kings(mover).contains(mv.from());
         let reversible = if mv.is_capture() || !king_moved {
@@ -159,7 +162,7 @@ impl DrawCount {
             self.reversible.saturating_add(1)
         };
         match rules.draws {
-            DrawRules::HalfMoves => DrawCount::default(),
+            DrawRules::HalfMoves => self,
             DrawRules::Pool => {
                 let count = match pool_strong(after) {
                     // A capture or crowning made the forces so: the count starts.
