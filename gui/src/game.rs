@@ -60,7 +60,8 @@ pub struct Snapshot {
     pub clock: u32,
     /// `ongoing`, `black wins`, `white wins` or `draw` (`Result:`).
     pub result: String,
-    /// The engine's reason of a finished game (`no move`, `80 half-moves`), `Result:`'s
+    /// The engine's reason of a finished game (`no move`, `80 half-moves`, `repetition`,
+    /// `material rule`), `Result:`'s
     /// parentheses; empty while the game goes on or when the engine gives none.
     pub why: String,
     /// The side to move (`Turn:`).
@@ -79,12 +80,18 @@ impl Snapshot {
         let mover = self.turn.title();
         let draw = self.result == "draw";
         Some(if draw {
-            let n = self
-                .why
-                .strip_suffix(" half-moves")
-                .and_then(|n| n.parse::<u32>().ok())
-                .unwrap_or(rules.draw_half_moves);
-            format!("{n} half-moves without a capture or a crowning")
+            // The 8x8 family's draw rules (protocol.md, `d`), else the half-move rule.
+            match self.why.as_str() {
+                "repetition" => "the same position a third time with the same side to move".into(),
+                "material rule" => "the rule set's move limit for these forces".into(),
+                why => {
+                    let n = why
+                        .strip_suffix(" half-moves")
+                        .and_then(|n| n.parse::<u32>().ok())
+                        .unwrap_or(rules.draw_half_moves);
+                    format!("{n} half-moves without a capture or a crowning")
+                }
+            }
         } else if rules.losing {
             format!("{mover} has no legal move and wins (losing checkers)")
         } else {
@@ -425,6 +432,32 @@ pub fn wait_bestmove(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_draw_says_which_rule_drew_it() {
+        let snap = |why: &str| Snapshot {
+            fen: "W:WK1:BK32".into(),
+            clock: 8,
+            result: "draw".into(),
+            why: why.into(),
+            turn: Side::White,
+            legal: Vec::new(),
+        };
+        let rules = Rules::default();
+        let reason = |why: &str| snap(why).end_reason(&rules).expect("over");
+        assert_eq!(
+            reason("repetition"),
+            "the same position a third time with the same side to move"
+        );
+        assert_eq!(
+            reason("material rule"),
+            "the rule set's move limit for these forces"
+        );
+        assert_eq!(
+            reason("4 half-moves"),
+            "4 half-moves without a capture or a crowning"
+        );
+    }
 
     #[test]
     fn squares_and_moves_convert_both_ways() {

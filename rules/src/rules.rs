@@ -36,9 +36,8 @@ pub enum Crowning {
 }
 
 /// The draw rules a rule set is played under, beside `DrawHalfMoves` (which every rule set
-/// keeps as a cap on the game's length). The engine's game state counts only `DrawHalfMoves`
-/// and threefold repetition today; the others are stated here so that the front ends, the
-/// tables and a later game state name the same rules (docs/rules-8x8.md words them).
+/// keeps as a cap on the game's length). The engine's game state and search count them (the
+/// engine library's `DrawCount`); docs/rules-8x8.md words them and says how each count runs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum DrawRules {
     /// `DrawHalfMoves` alone (Buff and Green, English).
@@ -50,8 +49,8 @@ pub enum DrawRules {
     /// ones; a lone king on the long diagonal against three pieces with a king, 5 moves; a
     /// lone king against one or two pieces with a king, 5 moves.
     Russian,
-    /// The American Pool Checker Association's: three kings against one must win within 13
-    /// moves; threefold repetition.
+    /// The American Pool Checker Association's: three kings against a lone king must win
+    /// within their 13th move (counted from when the forces stand so); threefold repetition.
     Pool,
 }
 

@@ -359,6 +359,36 @@ const CHECKS: &[&str] = &[
 ];
 
 #[test]
+fn the_familys_draw_rules_end_a_game_set_by_its_moves() {
+    let mut e = Engine::start();
+    e.ask("setoption name Variant value russian");
+    // The kings on 1 and 32 shuttle: after eight plies the position stands there the third
+    // time with White to move.
+    let shuttle = "1-5 32-28 5-1 28-32";
+    let result = |e: &mut Engine| e.display()[13].clone();
+    e.ask(&format!(
+        "position fen W:WK1,13:BK32,20 moves {shuttle} {shuttle}"
+    ));
+    assert_eq!(result(&mut e), "Result: draw (repetition)");
+    assert_eq!(e.display().last().unwrap(), "Moves: none");
+    assert_eq!(
+        e.ask(&format!(
+            "position fen W:WK1,13:BK32,20 moves {shuttle} {shuttle} 1-5"
+        )),
+        lines(&["info string error: move 9 '1-5': the game is over (draw)"])
+    );
+    // A FEN carries no counters: the same position set alone goes on.
+    e.ask("position fen W:WK1,13:BK32,20");
+    assert_eq!(result(&mut e), "Result: ongoing");
+    // Buff and Green counts no repetition.
+    e.ask("setoption name Variant value buffgreen");
+    e.ask(&format!(
+        "position fen W:WK1,13:BK32,20 moves {shuttle} {shuttle}"
+    ));
+    assert_eq!(result(&mut e), "Result: ongoing");
+}
+
+#[test]
 fn every_option_accepts_its_range_and_refuses_the_rest() {
     let mut e = Engine::start();
     for &(name, min, max) in SPINS {

@@ -65,6 +65,11 @@ pub enum DataError {
         /// Records the progress file counts.
         counted: u64,
     },
+    /// A rule set of the 8x8 family: a data file's header records only the two rule
+    /// switches, `Losing` and the draw half-moves, so its positions would read back as Buff
+    /// and Green's.
+    #[error("no data files for {0} yet: their header records only BackwardCapture, LongKings, Losing and DrawHalfMoves, so the positions would read back as Buff and Green's")]
+    Family(&'static str),
     /// A record's pieces are not a position.
     #[error("record {0}: not a position")]
     BadRecord(u64),
@@ -239,8 +244,9 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> DataError + '_ {
     }
 }
 
-/// Opens `path` for appending records of `rules`: creates it with its header when missing,
-/// else checks the header and cuts the file back to `keep` records (what the progress file
+/// Opens `path` for appending records of `rules` (a rule set of the 8x8 family, which the
+/// header cannot name, is refused before anything is opened): creates it with its header when
+/// missing, else checks the header and cuts the file back to `keep` records (what the progress file
 /// says was written whole; `None` keeps every whole record). A file with fewer records than
 /// `keep` (deleted or replaced since) is refused, left as it was. Returns the file, positioned
 /// at its end, and the records it holds.
@@ -249,6 +255,10 @@ pub fn open_append(
     rules: &Rules,
     keep: Option<u64>,
 ) -> Result<(File, u64), DataError> {
+    let variant = rules.variant();
+    if !variant.switches_name_it() {
+        return Err(DataError::Family(variant.name()));
+    }
     let existed = path.exists();
     let mut file = OpenOptions::new()
         .read(true)
@@ -392,6 +402,23 @@ mod tests {
         let mut bad = bytes;
         bad[0] = 1;
         assert_eq!(Record::decode(&bad), None);
+    }
+
+    #[test]
+    fn the_family_is_refused_before_a_file_is_made() {
+        use buffgreen::board::Variant;
+        let path = std::env::temp_dir().join(format!("bg-data-family-{}", std::process::id()));
+        for variant in [Variant::Pool, Variant::Russian, Variant::Brazilian] {
+            let err = open_append(&path, &variant.rules(), None).expect_err("refused");
+            assert!(matches!(err, DataError::Family(name) if name == variant.name()));
+            assert!(!path.exists());
+        }
+        assert_eq!(
+            DataError::Family(Variant::Pool.name()).to_string(),
+            "no data files for American Pool checkers yet: their header records only \
+             BackwardCapture, LongKings, Losing and DrawHalfMoves, so the positions would read \
+             back as Buff and Green's"
+        );
     }
 
     #[test]

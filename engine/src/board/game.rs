@@ -2,8 +2,9 @@
 
 use thiserror::Error;
 
+use crate::board::draws::{DrawCount, FamilyDraw};
 use crate::board::notation::{self, NotationError};
-use crate::board::{generate_moves, has_moves, MoveList, Position, Rules};
+use crate::board::{generate_moves, has_moves, DrawRules, MoveList, Position, Rules};
 use crate::types::{Color, Move};
 
 /// How a game stands.
@@ -13,7 +14,8 @@ pub enum GameResult {
     Ongoing,
     /// This side has won: the other has no legal move.
     Win(Color),
-    /// Drawn by the no-progress rule.
+    /// Drawn: by the no-progress rule, or by the 8x8 family's draw rules (repetition,
+    /// material).
     Draw,
 }
 
@@ -46,6 +48,7 @@ struct Ply {
     mv: Move,
     before: Position,
     clock_before: u32,
+    draws_before: DrawCount,
 }
 
 /// A game: the checked entry point for moves from outside.
@@ -56,6 +59,8 @@ pub struct Game {
     start_clock: u32,
     position: Position,
     clock: u32,
+    /// The family's draw counters (zero under the other rule sets).
+    draws: DrawCount,
     history: Vec<Ply>,
 }
 
@@ -68,6 +73,7 @@ impl Game {
             start_clock: clock,
             position: start,
             clock,
+            draws: DrawCount::default(),
             history: Vec::new(),
         }
     }
@@ -97,6 +103,19 @@ impl Game {
         self.clock
     }
 
+    /// The 8x8 family's draw counters, derived from the moves played since the start (a FEN
+    /// carries none: they start at zero).
+    pub fn draws(&self) -> DrawCount {
+        self.draws
+    }
+
+    /// The positions of the last `plies` plies (at most; oldest first) before the current
+    /// one: what a repetition of the current position or a later one is looked for in.
+    pub fn recent(&self, plies: usize) -> impl ExactSizeIterator<Item = Position> + '_ {
+        let from = self.history.len().saturating_sub(plies);
+        self.history[from..].iter().map(|p| p.before)
+    }
+
     /// The moves played so far, in order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
         self.history.iter().map(|p| p.mv)
@@ -111,9 +130,31 @@ impl Game {
         list
     }
 
-    /// The result: no legal move loses; the draw rule applies only when the mover can move.
+    /// The result: no legal move loses; the draw rules apply only when the mover can move.
     pub fn result(&self) -> GameResult {
-        result_of(&self.position, self.clock, &self.rules)
+        match result_of(&self.position, self.clock, &self.rules) {
+            GameResult::Ongoing if self.family_drawn() => GameResult::Draw,
+            result => result,
+        }
+    }
+
+    /// True when the 8x8 family's draw rules (repetition, material) draw the game now.
+    pub fn family_drawn(&self) -> bool {
+        self.family_draw().is_some()
+    }
+
+    /// Which of the 8x8 family's draw rules draws the game now, if one does (the side to move
+    /// may have no move: [`Game::result`] says who won then).
+    pub fn family_draw(&self) -> Option<FamilyDraw> {
+        if self.rules.draws == DrawRules::HalfMoves {
+            return None;
+        }
+        let window = self.draws.reversible() as usize;
+        let line: Vec<Position> = self
+            .recent(window)
+            .chain(std::iter::once(self.position))
+            .collect();
+        self.draws.draw(&line, &self.rules)
     }
 
     /// Plays a move in 1-32 notation (long form, or a capture's ends when unambiguous).
@@ -143,6 +184,7 @@ impl Game {
             Some(ply) => {
                 self.position = ply.before;
                 self.clock = ply.clock_before;
+                self.draws = ply.draws_before;
                 true
             }
             None => false,
@@ -152,12 +194,15 @@ impl Game {
     fn push(&mut self, mv: Move) {
         let before = self.position;
         let clock_before = self.clock;
+        let draws_before = self.draws;
         self.clock = next_clock(mv, clock_before);
         self.position.play_unchecked(mv);
+        self.draws = draws_before.after(&before, mv, &self.position, &self.rules);
         self.history.push(Ply {
             mv,
             before,
             clock_before,
+            draws_before,
         });
     }
 }

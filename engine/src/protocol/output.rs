@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use crate::board::{fen, has_captures, Game, GameResult, Notation};
+use crate::board::{fen, has_captures, result_of, Game, GameResult, Notation};
 use crate::engine::{sort_divide, OptionKind, OptionSpec};
 use crate::search::{report, Score, SearchEvent, SearchInfo, SearchOutcome};
 use crate::tools::bench::BenchReport;
@@ -253,6 +253,11 @@ pub fn bestmove_line(outcome: &SearchOutcome, notation: Notation) -> String {
     }
 }
 
+/// True when `game`'s no-progress clock has drawn it.
+fn by_clock(game: &Game) -> bool {
+    result_of(game.position(), game.clock(), game.rules()) == GameResult::Draw
+}
+
 /// The reply to `d`: the diagram, then `Fen:`, `Clock:`, `Result:` (with the reason of a
 /// finished game in parentheses), `Turn:` (the side to move), `Captures:` (the captures the
 /// side to move must choose from, or `none`) and `Moves:` (every legal move, or `none`).
@@ -267,8 +272,12 @@ pub fn display_lines(game: &Game, notation: Notation) -> Vec<String> {
     v.push(format!("Clock: {}", game.clock()));
     v.push(match game.result() {
         GameResult::Ongoing => "Result: ongoing".to_string(),
-        // The draw rule is the only draw; a finished game is otherwise one without a move.
-        GameResult::Draw => format!("Result: draw ({} half-moves)", game.rules().draw_half_moves),
+        // A draw is the half-move rule's, or else one of the 8x8 family's rules'; a finished
+        // game is otherwise one without a move.
+        GameResult::Draw => match game.family_draw().filter(|_| !by_clock(game)) {
+            Some(rule) => format!("Result: draw ({})", rule.describe()),
+            None => format!("Result: draw ({} half-moves)", game.rules().draw_half_moves),
+        },
         r => format!("Result: {} (no move)", r.describe()),
     });
     let pos = game.position();

@@ -10,7 +10,8 @@ use rand::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::{
-    generate_moves, has_captures, next_clock, pick_quiet, MoveList, Position, Rules,
+    generate_moves, has_captures, next_clock, pick_quiet, DrawCount, DrawRules, MoveList, Position,
+    Rules,
 };
 use crate::eval;
 use crate::search::tables::Endgame;
@@ -44,12 +45,19 @@ fn below(rng: &mut Xoshiro256PlusPlus, n: u32) -> u32 {
     (((rng.next_u64() >> 32) * n as u64) >> 32) as u32
 }
 
-/// Playout state: the reused move list.
+/// Playout state: the reused move list, and under the 8x8 family's draw rules the counters
+/// and the line of positions they need.
 #[derive(Debug, Default)]
 pub struct Playout {
     list: MoveList,
     /// Table probes at cuts since [`Playout::take_tbhits`].
     tbhits: u64,
+    /// The family's draw counters where the next playout starts (the search sets them).
+    pub draws: DrawCount,
+    /// The positions of the game and the search path up to where the next playout starts,
+    /// the start last (the search fills it; the playout appends its own). Only the 8x8
+    /// family's rule sets use it.
+    pub line: Vec<Position>,
 }
 
 impl Playout {
@@ -58,6 +66,8 @@ impl Playout {
         Playout {
             list: MoveList::new(),
             tbhits: 0,
+            draws: DrawCount::default(),
+            line: Vec::new(),
         }
     }
 
@@ -121,7 +131,17 @@ impl Playout {
             return Some(PlayoutEnd::Draw);
         }
         *clock = next_clock(mv, *clock);
+        if rules.draws == DrawRules::HalfMoves {
+            pos.play_unchecked(mv);
+            return None;
+        }
+        if self.draws.drawn(&self.line, rules) {
+            return Some(PlayoutEnd::Draw);
+        }
+        let before = *pos;
         pos.play_unchecked(mv);
+        self.draws = self.draws.after(&before, mv, pos, rules);
+        self.line.push(*pos);
         None
     }
 

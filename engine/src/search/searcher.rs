@@ -341,6 +341,7 @@ mod tests {
     use crate::search::report;
     use crate::search::solver::Proof;
     use crate::search::Score;
+    use crate::types::Color;
 
     /// The messages of a search of `game` under `limits`.
     fn messages(s: &mut Searcher, game: &Game, limits: &Limits) -> Vec<String> {
@@ -378,6 +379,64 @@ mod tests {
         let out = s.search(game, &Limits::infinite(), &control, &mut |e| events.push(e));
         assert_eq!(events, vec![SearchEvent::Decided(out)]);
         out
+    }
+
+    /// A Russian game from `fen` (8 pieces, kings on both sides: rule 7.2.5 counts) after
+    /// 29 plies of king moves: one more king move draws it.
+    fn one_king_move_from_the_draw(fen: &str) -> Game {
+        let start = crate::board::fen::parse(fen).expect("test FEN");
+        let mut game = Game::new(start, 0, crate::board::Variant::Russian.rules());
+        crate::board::wander(&mut game, 29, crate::board::king_move);
+        assert_eq!(game.draws().count(), 29);
+        game
+    }
+
+    /// The best move and score of a search of `game` of `nodes` iterations.
+    fn best_and_score(game: &Game, nodes: u64) -> (Move, Score) {
+        let mut s = Searcher::new(&SearchConfig::default());
+        let mut score = None;
+        let out = s.search(game, &Limits::nodes(nodes), &Control::default(), &mut |e| {
+            if let SearchEvent::Info(i) = e {
+                score = Some(i.score);
+            }
+        });
+        (out.best.expect("a move"), score.expect("an info line"))
+    }
+
+    #[test]
+    fn under_russian_rules_the_winner_avoids_the_draw_and_the_loser_takes_it() {
+        // Three kings and three men against a king and a man.
+        let winning = one_king_move_from_the_draw("B:WK1,K2,K3,12,13,21:BK32,20");
+        let (best, _) = best_and_score(&winning, 3_000);
+        let pos = winning.position();
+        assert!(
+            !pos.all_kings().contains(best.from()),
+            "{best}: a king move draws"
+        );
+        let losing = one_king_move_from_the_draw("W:WK1,K2,K3,12,13,21:BK32,20");
+        let (best, score) = best_and_score(&losing, 3_000);
+        assert!(
+            losing.position().all_kings().contains(best.from()),
+            "{best}"
+        );
+        assert_eq!(score, Score::Cp(0));
+    }
+
+    #[test]
+    fn under_russian_rules_three_kings_at_the_count_score_a_draw() {
+        // 7.2.4 after 29 plies: whatever White plays (no capture), the game is drawn.
+        let start = crate::board::fen::parse("B:WK1,K2,K3:BK32").expect("test FEN");
+        let mut game = Game::new(start, 0, crate::board::Variant::Russian.rules());
+        let fresh = best_and_score(&game, 2_000).1;
+        // The lone king kept off the long diagonal (squares 4 to 29), where 7.2.7 counts.
+        let off_diagonal = |pos: &Position, mv: Move| {
+            pos.side_to_move() == Color::White
+                || ![4, 8, 11, 15, 18, 22, 25, 29].contains(&mv.to().number())
+        };
+        crate::board::wander(&mut game, 29, off_diagonal);
+        assert_eq!(game.draws().count(), 29);
+        assert_eq!(best_and_score(&game, 2_000).1, Score::Cp(0));
+        assert_ne!(fresh, Score::Cp(0), "without the count the kings win");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::board::{Game, Position, Rules};
+use crate::board::{DrawCount, DrawRules, Game, Position, Rules};
 use crate::search::choice::Chooser;
 use crate::search::padded::CachePadded;
 use crate::search::params::Params;
@@ -31,6 +31,11 @@ pub(super) struct SearchState {
     pub(super) rules: Rules,
     pub(super) pos: Position,
     clock: u32,
+    /// The root's counters of the 8x8 family's draw rules.
+    draws: DrawCount,
+    /// The game's positions before the root within which a repetition can still come (empty
+    /// outside the 8x8 family).
+    history: Vec<Position>,
     multipv: usize,
     seed: u64,
     /// How the move is chosen (with the strength limit, if any).
@@ -104,6 +109,12 @@ impl SearchState {
             rules: *game.rules(),
             pos: *game.position(),
             clock: game.clock(),
+            draws: game.draws(),
+            history: if game.rules().draws == DrawRules::HalfMoves {
+                Vec::new()
+            } else {
+                game.recent(game.draws().reversible() as usize).collect()
+            },
             multipv: config.multipv.max(1),
             seed: config.seed,
             chooser: Chooser::of(config),
@@ -204,6 +215,8 @@ impl SearchState {
             rules: &self.rules,
             pos: &self.pos,
             clock: self.clock,
+            draws: self.draws,
+            history: &self.history,
             allowed: &self.allowed,
             tables: self.tables.as_deref(),
         });

@@ -2,7 +2,9 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
+use crate::board::{
+    generate_moves, has_moves, next_clock, DrawCount, DrawRules, MoveList, Position, Rules,
+};
 use crate::eval::{self, CAPTURE_LOOKAHEAD};
 use crate::search::node::PackedMove;
 use crate::search::params::Params;
@@ -27,6 +29,11 @@ pub struct SearchView<'a> {
     pub pos: &'a Position,
     /// The root's draw clock.
     pub clock: u32,
+    /// The root's counters of the 8x8 family's draw rules.
+    pub draws: DrawCount,
+    /// The positions before the root within which a repetition can still come (oldest
+    /// first; empty outside the 8x8 family).
+    pub history: &'a [Position],
     /// Which root children may be searched (by index in the block); empty allows all.
     pub allowed: &'a [bool],
     /// The endgame tables, if any.
@@ -126,11 +133,22 @@ impl Worker {
             rules,
             pos: root_pos,
             clock: root_clock,
+            draws: root_draws,
+            history,
             allowed,
             tables,
         } = *view;
         let mut pos = *root_pos;
         let mut clock = root_clock;
+        // The 8x8 family's draw rules need counters and the line of positions played (the
+        // playout's, which it continues); the other rule sets skip both.
+        let family = rules.draws != DrawRules::HalfMoves;
+        let mut draws = root_draws;
+        if family {
+            self.playout.line.clear();
+            self.playout.line.extend_from_slice(history);
+            self.playout.line.push(pos);
+        }
         let mut index = 0u32;
         self.path.clear();
         self.path.push(0);
@@ -155,7 +173,12 @@ impl Worker {
                 index = select(tree, index, params, filter, self.shared as u32);
                 let mv = tree.node(index).mv().playable();
                 clock = next_clock(mv, clock);
+                let before = pos;
                 pos.play_unchecked(mv);
+                if family {
+                    draws = draws.after(&before, mv, &pos, rules);
+                    self.playout.line.push(pos);
+                }
                 self.path.push(index);
                 if self.shared {
                     if self.path.len() <= LOCKED_PLIES {
@@ -177,7 +200,9 @@ impl Worker {
                 node.set_proof(proof);
                 break Leaf::Proven(value);
             }
-            if rules.draw_half_moves > 0 && clock >= rules.draw_half_moves {
+            if rules.draw_half_moves > 0 && clock >= rules.draw_half_moves
+                || family && draws.drawn(&self.playout.line, rules)
+            {
                 node.set_proof(Proof::Draw);
                 break Leaf::Proven(DRAW);
             }
@@ -217,6 +242,7 @@ impl Worker {
             // evaluation once pending captures are played out, and real tactics are left to
             // the tree and the solver.
             let dead = eval::dead_draw(&pos, rules);
+            self.playout.draws = draws;
             // Elsewhere, where the rules have a learned network, it knows better than a random
             // playout what the leaf is worth: its value after the pending captures is the result.
             if let Some(score) = (params.learned_leaf && !dead)
@@ -427,6 +453,8 @@ mod tests {
             rules,
             pos,
             clock: 0,
+            draws: DrawCount::default(),
+            history: &[],
             allowed: &[],
             tables: None,
         }

@@ -130,6 +130,11 @@ pub enum TbError {
         /// What is wrong with it.
         why: String,
     },
+    /// A rule set of the 8x8 family: a table's header records only the two rule switches,
+    /// `Losing` and `DrawHalfMoves` (it would read back as Buff and Green's), and the solver
+    /// knows no draw rule but `DrawHalfMoves`.
+    #[error("no tables for {0} yet: table files record only BackwardCapture, LongKings, DrawHalfMoves and Losing, so they would read back as Buff and Green's, and the solver counts no draw rule but DrawHalfMoves")]
+    Family(&'static str),
     /// A draw rule longer than an entry can count.
     #[error("DrawHalfMoves {0} is above 127, the longest distance a table entry holds")]
     DrawRuleTooLong(u32),

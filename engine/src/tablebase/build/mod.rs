@@ -168,8 +168,13 @@ pub struct BuildReport {
     pub peak_memory: u64,
 }
 
-/// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`.
+/// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`. A rule
+/// set of the 8x8 family is refused ([`TbError::Family`]) before anything is written.
 pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<BuildReport, TbError> {
+    let variant = opts.rules.variant();
+    if !variant.switches_name_it() {
+        return Err(TbError::Family(variant.name()));
+    }
     if opts.rules.draw_half_moves > MAX_DISTANCE {
         return Err(TbError::DrawRuleTooLong(opts.rules.draw_half_moves));
     }
@@ -583,5 +588,37 @@ fn progress<'a>(
             done,
             total,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Variant;
+
+    #[test]
+    fn the_family_is_refused_before_anything_is_written() {
+        let dir = std::env::temp_dir().join(format!("bg-tb-family-{}", std::process::id()));
+        for variant in [Variant::Pool, Variant::Russian, Variant::Brazilian] {
+            let opts = BuildOptions {
+                dir: dir.clone(),
+                pieces: 2,
+                rules: variant.rules(),
+                threads: 1,
+                compress: false,
+                share: None,
+                memory: DEFAULT_MEMORY,
+                save_every: DEFAULT_SAVE_EVERY,
+            };
+            let err = build(&opts, &mut |_| {}).expect_err("refused");
+            assert_eq!(err, TbError::Family(variant.name()));
+            assert!(!dir.exists(), "{}", dir.display());
+        }
+        assert_eq!(
+            TbError::Family(Variant::Russian.name()).to_string(),
+            "no tables for Russian draughts yet: table files record only BackwardCapture, \
+             LongKings, DrawHalfMoves and Losing, so they would read back as Buff and Green's, \
+             and the solver counts no draw rule but DrawHalfMoves"
+        );
     }
 }
