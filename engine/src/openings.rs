@@ -76,7 +76,9 @@ const DECKS: [(&str, &str); 2] = [
 /// deck under English rules, where it is balanced, and the Buff and Green balanced deck under
 /// every other rule setting: the 3-move deck loses men by force when men capture backward).
 pub fn default_deck(rules: &Rules) -> Vec<Opening> {
-    let name = rules.variant().deck();
+    let Some(name) = rules.variant().deck() else {
+        return Vec::new();
+    };
     let text = DECKS
         .iter()
         .find(|(path, _)| *path == name)
@@ -123,7 +125,7 @@ fn parse_line(line: &str, rules: &Rules) -> Result<Opening, String> {
     }
     let game = match (moves_field, fen_field) {
         (Some(moves), fen_text) => {
-            let mut game = Game::new(Position::startpos(), 0, *rules);
+            let mut game = Game::new(Position::start(rules), 0, *rules);
             for mv in moves.split_whitespace() {
                 game.play_str(mv).map_err(|e| format!("move {mv}: {e}"))?;
             }
@@ -208,7 +210,7 @@ pub fn random_one(
         .wrapping_add(index as u64);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(stream);
     for _ in 0..RANDOM_ATTEMPTS {
-        let mut game = Game::new(Position::startpos(), 0, *rules);
+        let mut game = Game::new(Position::start(rules), 0, *rules);
         let mut ok = true;
         for _ in 0..plies {
             let moves = game.legal_moves();

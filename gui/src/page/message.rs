@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use buffgreen_client::rules::Variant;
 use buffgreen_client::{pdn, Info, Rules};
 
 use crate::engine::LogLine;
@@ -142,6 +143,7 @@ impl Message {
 impl State {
     fn to_json(&self) -> Value {
         let r = &self.rules;
+        let variant = r.variant();
         let level = match self.level {
             Level::Nodes(n) => json!({"kind": "nodes", "value": n}),
             Level::Movetime(n) => json!({"kind": "movetime", "value": n}),
@@ -161,7 +163,9 @@ impl State {
                 json!({"index": i, "ply": ply, "moves": moves})
             }).collect::<Vec<_>>(),
             "ply": self.ply,
-            "rules": {"backwardCapture": r.backward_capture, "longKings": r.long_kings,
+            "rules": {"variant": variant.key(), "name": variant.name(),
+                      "notation": variant.notation().key(), "whiteFirst": r.white_first,
+                      "backwardCapture": r.backward_capture, "longKings": r.long_kings,
                       "drawHalfMoves": r.draw_half_moves, "losing": r.losing},
             "sides": {"black": self.sides[0], "white": self.sides[1]},
             "level": level,
@@ -317,13 +321,31 @@ fn sides(v: &Value) -> Result<[bool; 2], GuiError> {
 /// The highest `DrawHalfMoves` a game from the page or a file may set.
 const MAX_DRAW_HALF_MOVES: u32 = 1000;
 
+/// The rules of a `new` or `resume` message: the rule set by its key (`variant`, one of the
+/// table's), or by the two switches where the page names none, then the draw rule and
+/// `losing`.
 fn rules_of(r: &Value) -> Result<Rules, GuiError> {
+    let named = match r.get("variant") {
+        None | Some(Value::Null) => Rules::BUFF_AND_GREEN
+            .with_switches(get_bool(r, "backwardCapture")?, get_bool(r, "longKings")?),
+        Some(_) => {
+            let key = get_str(r, "variant", 32)?;
+            Variant::from_key(&key)
+                .ok_or_else(|| {
+                    let keys: Vec<&str> = Variant::ALL.iter().map(|v| v.key()).collect();
+                    bad(format!(
+                        "unknown variant '{}' (one of {})",
+                        buffgreen_client::printable(&key),
+                        keys.join(", ")
+                    ))
+                })?
+                .rules()
+        }
+    };
     Ok(Rules {
-        backward_capture: get_bool(r, "backwardCapture")?,
-        long_kings: get_bool(r, "longKings")?,
         draw_half_moves: get_u64(r, "drawHalfMoves", 0, MAX_DRAW_HALF_MOVES.into())? as u32,
         losing: get_bool(r, "losing")?,
-        ..Rules::BUFF_AND_GREEN
+        ..named
     })
 }
 
@@ -357,7 +379,7 @@ fn checked_record(
     }
     let start = match fen {
         Some(f) => checked_fen(f)?,
-        None => game::START_FEN.to_string(),
+        None => game::start_fen(&rules),
     };
     let mut record = Record::new(rules, start);
     record.moves = moves
