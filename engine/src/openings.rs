@@ -292,6 +292,22 @@ mod tests {
     }
 
     #[test]
+    fn family_openings_start_from_the_rule_sets_start() {
+        use crate::board::Variant;
+        use crate::types::Color;
+        // Pool moves Black first: the balanced deck's lines are its own.
+        assert_eq!(default_deck(&Variant::Pool.rules()).len(), 174);
+        for v in [Variant::Russian, Variant::Brazilian] {
+            let rules = v.rules();
+            // White moves first: no deck fits, and random lines begin with White's move.
+            assert!(default_deck(&rules).is_empty());
+            let o = random_one(1, 0, 0, &rules).unwrap();
+            assert_eq!(o.game.start().side_to_move(), Color::White);
+            assert_eq!(o.game.position().side_to_move(), Color::Black);
+        }
+    }
+
+    #[test]
     fn shared_deck_is_legal_under_both_rule_sets() {
         for rules in [Rules::BUFF_AND_GREEN, Rules::ENGLISH] {
             let deck = load(

@@ -511,3 +511,48 @@ fn first_game(text: &str) -> Result<pdn::PdnGame, String> {
 fn placed(e: &pdn::PdnError) -> String {
     format!("line {}, column {}: {}", e.line, e.column, e.why)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_rules(rules: &str) -> Result<Rules, String> {
+        let text = format!(
+            r#"{{"type": "new", "rules": {rules}, "engine": {{"black": false, "white": false}},
+                "level": {{"kind": "nodes", "value": 100}}}}"#
+        );
+        match Request::parse(&text) {
+            Ok(Request::New { rules, .. }) => Ok(rules),
+            Ok(other) => Err(format!("not a new game: {other:?}")),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn a_new_game_names_its_rule_set_by_key() {
+        let russian = new_rules(r#"{"variant": "russian", "drawHalfMoves": 40, "losing": false}"#);
+        assert_eq!(
+            russian,
+            Ok(Rules {
+                draw_half_moves: 40,
+                ..Variant::Russian.rules()
+            })
+        );
+        let english = new_rules(
+            r#"{"backwardCapture": false, "longKings": false, "drawHalfMoves": 80, "losing": false}"#,
+        );
+        assert_eq!(english, Ok(Rules::ENGLISH));
+        assert_eq!(
+            new_rules(r#"{"variant": "chinese\n", "drawHalfMoves": 80, "losing": false}"#),
+            Err("bad message: \"variant\" is too long or holds a line break".to_string())
+        );
+        assert_eq!(
+            new_rules(r#"{"variant": "chinese", "drawHalfMoves": 80, "losing": false}"#),
+            Err("bad message: unknown variant 'chinese' (one of buffgreen, shortkings, forwardcapture, english, pool, russian, brazilian)".to_string())
+        );
+        assert_eq!(
+            new_rules(r#"{"variant": 7, "drawHalfMoves": 80, "losing": false}"#),
+            Err("bad message: \"variant\" must be a string".to_string())
+        );
+    }
+}
