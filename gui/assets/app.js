@@ -294,7 +294,9 @@ function renderStatus() {
 function renderMoves() {
   const ol = $("moves");
   ol.replaceChildren();
-  const startWhite = state.start.startsWith("W");
+  // A move pair starts with the side the rule set moves first (White in Russian and
+  // Brazilian); a start with the other side to move leaves the pair's first place empty.
+  const startWhite = state.start.startsWith("W") !== Boolean(state.rules.whiteFirst);
   let li = null;
   state.moves.forEach((m, i) => {
     const k = i + (startWhite ? 1 : 0);

@@ -780,6 +780,12 @@ async fn a_russian_game_from_the_dialog_in_algebraic_notation() {
     assert_eq!(b.state("moves").await, json!(["22-18", "11-16"]));
     assert_eq!(b.text("#moves [data-ply=\"1\"]").await, "c3-d4");
     assert_eq!(b.text("#moves [data-ply=\"2\"]").await, "f6-g5");
+    // White's move opens the pair: no empty place before it.
+    assert_eq!(
+        b.js("[...document.querySelector('#moves li').children].map(c => c.dataset.ply || '').join(' ')")
+            .await,
+        json!("1 2")
+    );
     // A capture is written with lidraughts' colon: c3:e5.
     b.run("document.getElementById('new-fen').value = 'W:W22,30:B18,5'")
         .await;
