@@ -529,6 +529,22 @@ mod tests {
     }
 
     #[test]
+    fn a_russian_game_as_lidraughts_writes_it_imports() {
+        let pdn = "[GameType \"25\"]\n\n1. c3-d4 f6-g5 2. d4-e5 d6:f4 3. g3:e5 *\n";
+        let text = serde_json::json!({"type": "pdn_import", "text": pdn}).to_string();
+        let Ok(Request::Import(record)) = Request::parse(&text) else {
+            panic!("not imported: {text}");
+        };
+        assert_eq!(record.rules, Variant::Russian.rules());
+        // No FEN: the rule set's start, White to move.
+        assert_eq!(
+            record.start,
+            "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+        );
+        assert_eq!(record.moves, ["22-18", "11-16", "18-15", "10x19", "24x15"]);
+    }
+
+    #[test]
     fn a_new_game_names_its_rule_set_by_key() {
         let russian = new_rules(r#"{"variant": "russian", "drawHalfMoves": 40, "losing": false}"#);
         assert_eq!(
