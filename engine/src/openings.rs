@@ -76,7 +76,9 @@ const DECKS: [(&str, &str); 2] = [
 /// deck under English rules, where it is balanced, and the Buff and Green balanced deck under
 /// every other rule setting: the 3-move deck loses men by force when men capture backward).
 pub fn default_deck(rules: &Rules) -> Vec<Opening> {
-    let name = rules.variant().deck();
+    let Some(name) = rules.variant().deck() else {
+        return Vec::new();
+    };
     let text = DECKS
         .iter()
         .find(|(path, _)| *path == name)
@@ -123,7 +125,7 @@ fn parse_line(line: &str, rules: &Rules) -> Result<Opening, String> {
     }
     let game = match (moves_field, fen_field) {
         (Some(moves), fen_text) => {
-            let mut game = Game::new(Position::startpos(), 0, *rules);
+            let mut game = Game::new(Position::start(rules), 0, *rules);
             for mv in moves.split_whitespace() {
                 game.play_str(mv).map_err(|e| format!("move {mv}: {e}"))?;
             }
@@ -208,7 +210,7 @@ pub fn random_one(
         .wrapping_add(index as u64);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(stream);
     for _ in 0..RANDOM_ATTEMPTS {
-        let mut game = Game::new(Position::startpos(), 0, *rules);
+        let mut game = Game::new(Position::start(rules), 0, *rules);
         let mut ok = true;
         for _ in 0..plies {
             let moves = game.legal_moves();
@@ -287,6 +289,22 @@ mod tests {
             default_deck(&Rules::BUFF_AND_GREEN)[0].label,
             "10-14 22-18 11-16"
         );
+    }
+
+    #[test]
+    fn family_openings_start_from_the_rule_sets_start() {
+        use crate::board::Variant;
+        use crate::types::Color;
+        // Pool moves Black first: the balanced deck's lines are its own.
+        assert_eq!(default_deck(&Variant::Pool.rules()).len(), 174);
+        for v in [Variant::Russian, Variant::Brazilian] {
+            let rules = v.rules();
+            // White moves first: no deck fits, and random lines begin with White's move.
+            assert!(default_deck(&rules).is_empty());
+            let o = random_one(1, 0, 0, &rules).unwrap();
+            assert_eq!(o.game.start().side_to_move(), Color::White);
+            assert_eq!(o.game.position().side_to_move(), Color::Black);
+        }
     }
 
     #[test]

@@ -10,7 +10,10 @@ let cells = {};
 let socket = null;
 let clockBase = null;
 
-const show = (m) => (view.coords === "algebraic" ? moveAlg(m) : m);
+// A capture's separator in algebraic squares: the rule set's own (lidraughts' `:` for Russian
+// and Brazilian), `x` for those written in numbers.
+const capSep = () => (state && state.rules.notation === "algebraic" ? ":" : "x");
+const show = (m) => (view.coords === "algebraic" ? moveAlg(m, capSep()) : m);
 const sqName = (n) => (view.coords === "algebraic" ? alg(n) : String(n));
 const squares = (m) => m.split(/[-x]/).map(Number);
 
@@ -86,6 +89,8 @@ function receive(msg) {
         gauge(null);
       }
       autoFlip();
+      // A new rule set shows its own notation (the button still switches it).
+      if (!before || before.rules.variant !== msg.rules.variant) view.coords = msg.rules.notation;
       clockBase = { at: performance.now(), clocks: msg.clocks };
       // The first state of a ready engine: go on with the game saved before a reload; the
       // saved game is written over only once that answer has come.
@@ -289,7 +294,9 @@ function renderStatus() {
 function renderMoves() {
   const ol = $("moves");
   ol.replaceChildren();
-  const startWhite = state.start.startsWith("W");
+  // A move pair starts with the side the rule set moves first (White in Russian and
+  // Brazilian); a start with the other side to move leaves the pair's first place empty.
+  const startWhite = state.start.startsWith("W") !== Boolean(state.rules.whiteFirst);
   let li = null;
   state.moves.forEach((m, i) => {
     const k = i + (startWhite ? 1 : 0);
@@ -533,16 +540,14 @@ window.addEventListener("pointerup", (ev) => {
 });
 
 function newGame() {
-  // Each rule set's switches ride on its option (the server writes the options from the rule
-  // sets' table).
-  const rules = $("rules").selectedOptions[0].dataset;
+  // The rule set by its key (the server writes the options from the rule sets' table and
+  // plays the game under the rule set the key names).
   const sides = $("sides").value;
   const fen = $("new-fen").value.trim();
   send({
     type: "new",
     rules: {
-      backwardCapture: rules.backwardCapture === "true",
-      longKings: rules.longKings === "true",
+      variant: $("rules").value,
       drawHalfMoves: Number($("draw").value),
       losing: $("losing").checked,
     },

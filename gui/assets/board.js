@@ -18,9 +18,9 @@ export function alg(n) {
   return "abcdefgh"[col] + (8 - row);
 }
 
-/** A long numeric move written with algebraic squares. */
-export function moveAlg(m) {
-  const sep = m.includes("x") ? "x" : "-";
+/** A long numeric move written with algebraic squares, `capture` between a capture's squares. */
+export function moveAlg(m, capture = "x") {
+  const sep = m.includes("x") ? capture : "-";
   return m.split(/[-x]/).map((s) => alg(Number(s))).join(sep);
 }
 

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use buffgreen_client::info::{bestmove, error_text};
 use buffgreen_client::pdn;
+use buffgreen_client::rules;
+pub use buffgreen_client::rules::{start_fen, Notation};
 pub use buffgreen_client::{Rules, START_FEN};
 
 use crate::engine::{Engine, REPLY_TIMEOUT};
@@ -177,7 +179,19 @@ impl Record {
 /// Sets the engine to `record` (its rules, then the position) and reads the position back.
 /// Nothing is kept from a refused record: the error names what the engine refused.
 pub fn describe(engine: &mut Engine, record: &Record) -> Result<Snapshot, GuiError> {
-    for line in buffgreen_client::rules::setoptions(&record.rules) {
+    let variant = record.rules.variant();
+    let lines = if engine.has_option(rules::option::VARIANT) {
+        rules::setoptions_with_variant(&record.rules)
+    } else if variant.switches_name_it() {
+        rules::setoptions(&record.rules)
+    } else {
+        // Its switches alone would play Buff and Green under the family's name.
+        return Err(GuiError::Refused(format!(
+            "the engine has no Variant option: it cannot play {}",
+            variant.name()
+        )));
+    };
+    for line in lines {
         engine.send(&line)?;
     }
     engine.send(&record.position_command())?;
@@ -240,11 +254,12 @@ pub fn checked_fen(text: &str) -> Result<String, String> {
     Ok(fen.to_string())
 }
 
-/// A move as the engine may be given it: squares (numbers or algebraic) joined by `-` or `x`,
-/// at most 200 characters.
+/// A move as the page or a file may give it: squares (numbers or algebraic) joined by `-`,
+/// `x` or `:`, at most 200 characters ([`to_numeric`] writes it for the engine).
 pub fn checked_move(text: &str) -> Result<String, String> {
     let mv = text.trim();
-    let ok = |c: char| c.is_ascii_digit() || matches!(c, 'a'..='h' | 'A'..='H' | 'x' | 'X' | '-');
+    let ok =
+        |c: char| c.is_ascii_digit() || matches!(c, 'a'..='h' | 'A'..='H' | 'x' | 'X' | ':' | '-');
     if mv.is_empty() || mv.len() > 200 || !mv.chars().all(ok) {
         return Err(format!("not a move: '{}'", printable(mv)));
     }
@@ -320,11 +335,15 @@ fn square_of(name: &str) -> Option<u8> {
     Some(row * 4 + col / 2 + 1)
 }
 
-/// A move written in algebraic squares, in numbers (`d6xb4` is `10x17`); a numeric move as it
-/// is.
+/// A move written in algebraic squares, in numbers (`d6xb4` and `d6:b4` are `10x17`); a
+/// numeric move as it is.
 pub fn to_numeric(mv: &str) -> String {
-    let sep = if mv.contains(['x', 'X']) { "x" } else { "-" };
-    mv.split(['x', 'X', '-'])
+    let sep = if mv.contains(['x', 'X', ':']) {
+        "x"
+    } else {
+        "-"
+    };
+    mv.split(['x', 'X', ':', '-'])
         .map(|sq| square_of(sq).map_or_else(|| sq.to_string(), |n| n.to_string()))
         .collect::<Vec<_>>()
         .join(sep)
@@ -337,6 +356,17 @@ pub fn to_algebraic(mv: &str) -> String {
         .map(|sq| sq.parse().map_or_else(|_| sq.to_string(), algebraic))
         .collect::<Vec<_>>()
         .join(sep)
+}
+
+/// A long numeric move as `notation` writes it: as it is in numbers, in squares a1-h8 with
+/// `:` between a capture's landings in algebraic notation (`22x15` is `c3:e5`).
+pub fn in_notation(mv: &str, notation: Notation) -> String {
+    match notation {
+        Notation::Numeric => mv.to_string(),
+        Notation::Algebraic => {
+            to_algebraic(mv).replace('x', &notation.capture_separator().to_string())
+        }
+    }
 }
 
 /// The legal move meant by `typed` (long form or a capture's two ends, numbers or algebraic),
@@ -473,6 +503,10 @@ mod tests {
         assert_eq!(to_numeric("D6XB4XD2"), "10x17x26");
         assert_eq!(to_algebraic("10x17x26"), "d6xb4xd2");
         assert_eq!(to_algebraic("11-15"), "f6-e5");
+        assert_eq!(in_notation("22x15", Notation::Algebraic), "c3:e5");
+        assert_eq!(in_notation("22-18", Notation::Algebraic), "c3-d4");
+        assert_eq!(in_notation("22x15", Notation::Numeric), "22x15");
+        assert_eq!(to_numeric("c3:e5:g7"), "22x15x8");
     }
 
     #[test]

@@ -11,7 +11,10 @@ use buffgreen_client::EngineSpec;
 
 use crate::engine::Engine;
 use crate::error::GuiError;
-use crate::game::{self, describe, resolve, wait_bestmove, Level, Record, Rules, Side, Snapshot};
+use crate::game::{
+    self, describe, in_notation, resolve, wait_bestmove, Level, Notation, Record, Rules, Side,
+    Snapshot,
+};
 
 /// A terminal game's settings.
 #[derive(Clone, Debug)]
@@ -174,7 +177,15 @@ pub fn play(
     let mut saver = Saver::new(&opts.pdn);
     let mut engine = Engine::start(&opts.engine)?;
     engine.send("ucinewgame")?;
-    let mut record = Record::new(opts.rules, game::START_FEN.to_string());
+    let mut record = Record::new(opts.rules, game::start_fen(&opts.rules));
+    let notation = opts.rules.variant().notation();
+    let written = |moves: &[String]| {
+        moves
+            .iter()
+            .map(|m| in_notation(m, notation))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let mut snap = describe(&mut engine, &record)?;
     let mut flip = opts.flip;
     let mut level = opts.level;
@@ -208,7 +219,12 @@ pub fn play(
         let mv = wait_bestmove(engine, Duration::from_secs(3600), |_| {})?;
         let mv =
             resolve(&mv, &snap.legal).map_err(|e| GuiError::Engine(format!("bad move: {e}")))?;
-        writeln!(out, "{} plays {mv}", snap.turn.title())?;
+        writeln!(
+            out,
+            "{} plays {}",
+            snap.turn.title(),
+            in_notation(&mv, notation)
+        )?;
         record.moves.truncate(record.ply);
         record.moves.push(mv);
         record.ply += 1;
@@ -235,7 +251,7 @@ pub fn play(
                 flip = !flip;
                 show(&mut out, &record, &snap, flip)?;
             }
-            Some("moves") => writeln!(out, "legal moves: {}", snap.legal.join(" "))?,
+            Some("moves") => writeln!(out, "legal moves: {}", written(&snap.legal))?,
             Some("undo") => {
                 if record.ply == 0 {
                     writeln!(out, "error: nothing to undo")?;
@@ -361,6 +377,8 @@ pub fn pieces(fen: &str) -> [Option<char>; 33] {
 
 fn show(out: &mut dyn Write, record: &Record, snap: &Snapshot, flip: bool) -> Result<(), GuiError> {
     let board = pieces(&snap.fen);
+    // The rule set's own square names: numbers, or a1-h8 where its players write those.
+    let algebraic = record.rules.variant().notation() == Notation::Algebraic;
     let files: Vec<char> = if flip { "hgfedcba" } else { "abcdefgh" }.chars().collect();
     let mut head = String::from("    ");
     for f in &files {
@@ -377,11 +395,17 @@ fn show(out: &mut dyn Write, record: &Record, snap: &Snapshot, flip: bool) -> Re
             let col = if flip { 7 - c } else { c };
             if (row + col) % 2 == 1 {
                 let n = row * 4 + col / 2 + 1;
+                let name = if algebraic {
+                    game::algebraic(n as u8)
+                } else {
+                    n.to_string()
+                };
                 match board[n] {
                     Some(p) => line.push_str(&format!(" {p} ")),
+                    None if algebraic => line.push_str(" . "),
                     None => line.push_str(&format!("{n:>2} ")),
                 }
-                key.push_str(&format!("{n:>3}"));
+                key.push_str(&format!("{name:>3}"));
             } else {
                 line.push_str("   ");
                 key.push_str("   ");

@@ -94,20 +94,11 @@ struct Allowed {
 const RULE_SETS: &str = "<!-- rule sets -->";
 
 /// The new-game dialog's choices, one per rule set of the rules crate's table: its one-word
-/// key, its words, and its switches for the page to send.
+/// key, which the page sends back, and its words.
 fn rule_set_options() -> String {
     Variant::ALL
         .iter()
-        .map(|v| {
-            let r = v.rules();
-            format!(
-                "<option value=\"{}\" data-backward-capture=\"{}\" data-long-kings=\"{}\">{}</option>",
-                v.key(),
-                r.backward_capture,
-                r.long_kings,
-                v.name()
-            )
-        })
+        .map(|v| format!("<option value=\"{}\">{}</option>", v.key(), v.name()))
         .collect()
 }
 

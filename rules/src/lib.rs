@@ -23,7 +23,7 @@ pub mod rules;
 pub mod variant;
 
 pub use rules::{option, Crowning, DrawRules, Rules, RulesTagError};
-pub use variant::{HubBoard, Variant, WeightSet};
+pub use variant::{HubBoard, Notation, Variant, WeightSet};
 
 /// `text` with control characters escaped (`\n`, `\u{0}`), so that an error quoting user
 /// input, an engine or a file stays one printable line.

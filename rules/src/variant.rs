@@ -61,6 +61,37 @@ pub enum HubBoard {
     RowsReversed,
 }
 
+/// How a rule set's players write squares and moves, and so how the front ends show them: the
+/// convention of the site or federation that plays it (docs/gui.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// Squares 1-32 from Black's side, `-` for a move and `x` for a capture (`11-15`,
+    /// `9x18x27`): English checkers' convention, which Buff and Green and Pool share.
+    Numeric,
+    /// Squares a1-h8, White's side at the bottom, `-` for a move and `:` between the landings
+    /// of a capture (`c3-d4`, `c3:e5:g3`), as lidraughts shows Russian and Brazilian games.
+    Algebraic,
+}
+
+impl Notation {
+    /// `numeric` or `algebraic`: the engine's `Notation` option value that writes it, and the
+    /// word the browser page reads.
+    pub fn key(self) -> &'static str {
+        match self {
+            Notation::Numeric => "numeric",
+            Notation::Algebraic => "algebraic",
+        }
+    }
+
+    /// What separates the squares of a capture.
+    pub fn capture_separator(self) -> char {
+        match self {
+            Notation::Numeric => 'x',
+            Notation::Algebraic => ':',
+        }
+    }
+}
+
 /// One row of the table.
 struct Row {
     variant: Variant,
@@ -74,11 +105,12 @@ struct Row {
     key: &'static str,
     hub: bool,
     hub_board: HubBoard,
+    notation: Notation,
     name: &'static str,
     game_type: &'static str,
     tables: &'static str,
     suite: Option<&'static str>,
-    deck: &'static str,
+    deck: Option<&'static str>,
     book: Option<&'static str>,
     weights: WeightSet,
     network: Option<&'static str>,
@@ -105,11 +137,12 @@ const TABLE: [Row; 7] = [
         key: "buffgreen",
         hub: true,
         hub_board: HubBoard::Turned,
+        notation: Notation::Numeric,
         name: "Buff and Green checkers",
         game_type: GAME_TYPE_OTHER,
         tables: "buff-and-green",
         suite: Some("default"),
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: Some("openings/buffgreen-balanced.tsv"),
         book: Some("books/buffgreen.book"),
         weights: WeightSet::LongKings,
         network: Some("buffgreen.bgnn"),
@@ -126,11 +159,12 @@ const TABLE: [Row; 7] = [
         key: "shortkings",
         hub: false,
         hub_board: HubBoard::Turned,
+        notation: Notation::Numeric,
         name: "Buff and Green checkers, short kings",
         game_type: GAME_TYPE_OTHER,
         tables: "backward-capture",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: Some("openings/buffgreen-balanced.tsv"),
         book: None,
         weights: WeightSet::ShortKings,
         network: None,
@@ -147,11 +181,12 @@ const TABLE: [Row; 7] = [
         key: "forwardcapture",
         hub: false,
         hub_board: HubBoard::Turned,
+        notation: Notation::Numeric,
         name: "Buff and Green checkers, men capture forward only",
         game_type: GAME_TYPE_OTHER,
         tables: "long-kings",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: Some("openings/buffgreen-balanced.tsv"),
         book: None,
         weights: WeightSet::LongKings,
         network: None,
@@ -168,16 +203,17 @@ const TABLE: [Row; 7] = [
         key: "english",
         hub: true,
         hub_board: HubBoard::Turned,
+        notation: Notation::Numeric,
         name: "English checkers",
         game_type: "21",
         tables: "english",
         suite: Some("english"),
-        deck: "openings/3move.tsv",
+        deck: Some("openings/3move.tsv"),
         book: Some("books/english.book"),
         weights: WeightSet::ShortKings,
         network: Some("english.bgnn"),
     },
-    // The family plays with Buff and Green's evaluation, deck and no book or tables until
+    // The family plays with Buff and Green's evaluation (Pool with its deck) and no book or tables until
     // its own are made (issue 61).
     Row {
         variant: Variant::Pool,
@@ -194,11 +230,12 @@ const TABLE: [Row; 7] = [
         // `Variant` option of the main protocol plays it.
         hub: false,
         hub_board: HubBoard::Turned,
+        notation: Notation::Numeric,
         name: "American Pool checkers",
         game_type: GAME_TYPE_OTHER,
         tables: "pool",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: Some("openings/buffgreen-balanced.tsv"),
         book: None,
         weights: WeightSet::LongKings,
         network: None,
@@ -215,11 +252,13 @@ const TABLE: [Row; 7] = [
         key: "russian",
         hub: true,
         hub_board: HubBoard::RowsReversed,
+        notation: Notation::Algebraic,
         name: "Russian draughts",
         game_type: "25",
         tables: "russian",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        // White moves first: the decks start with a Black move.
+        deck: None,
         book: None,
         weights: WeightSet::LongKings,
         network: None,
@@ -236,11 +275,13 @@ const TABLE: [Row; 7] = [
         key: "brazilian",
         hub: true,
         hub_board: HubBoard::RowsReversed,
+        notation: Notation::Algebraic,
         name: "Brazilian draughts",
         game_type: "26",
         tables: "brazilian",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        // White moves first: the decks start with a Black move.
+        deck: None,
         book: None,
         weights: WeightSet::LongKings,
         network: None,
@@ -377,6 +418,11 @@ impl Variant {
         self.row().hub_board
     }
 
+    /// How this rule set's players write moves, and so how the front ends show them.
+    pub fn notation(self) -> Notation {
+        self.row().notation
+    }
+
     /// The rules in words, as the PDN `Variant` tag and the front ends name them.
     pub fn name(self) -> &'static str {
         self.row().name
@@ -426,8 +472,10 @@ impl Variant {
     }
 
     /// The repository's opening deck for matches under this rule set (a path from the
-    /// repository's root; the engine library compiles the file in).
-    pub fn deck(self) -> &'static str {
+    /// repository's root; the engine library compiles the file in), if one fits it: the decks
+    /// are lines from a start with Black to move, so a rule set where White moves first has
+    /// none (the match runner plays random openings there).
+    pub fn deck(self) -> Option<&'static str> {
         self.row().deck
     }
 

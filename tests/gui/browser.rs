@@ -736,3 +736,67 @@ async fn a_dead_engine_is_reported_and_restarted() {
     assert_eq!(b.engine_pids().len(), 1);
     b.close().await;
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_russian_game_from_the_dialog_in_algebraic_notation() {
+    let Some(b) = start(None).await else { return };
+    // The dialog offers every rule set of the table, the family's three among them.
+    let offered = b
+        .js("[...document.querySelectorAll('#rules option')].map(o => o.value).join(' ')")
+        .await;
+    assert_eq!(
+        offered,
+        json!("buffgreen shortkings forwardcapture english pool russian brazilian")
+    );
+    b.new_game("russian", "black", ("nodes", 100), 80).await;
+    b.until("window.buffgreen.state.rules.variant === 'russian'")
+        .await;
+    // White moves first from the standard pieces, White at the bottom, squares named a1-h8.
+    assert_eq!(
+        b.state("start").await,
+        json!("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
+    );
+    assert_eq!(b.state("turn").await, json!("white"));
+    assert_eq!(b.state("rules.notation").await, json!("algebraic"));
+    assert_eq!(b.text("#btn-coords").await, "a1-h8");
+    assert_eq!(
+        b.js("document.getElementById('board').dataset.flipped")
+            .await,
+        json!("false")
+    );
+    // The engine was told the rule set by name.
+    b.run("window.buffgreen.diagnostics = null; window.buffgreen.send({type: 'diagnostics'})")
+        .await;
+    b.until("window.buffgreen.diagnostics != null").await;
+    let sent = b
+        .js("window.buffgreen.diagnostics.lines.filter(l => l.dir === 'out').map(l => l.text)")
+        .await;
+    assert!(
+        strings(&sent).contains(&"setoption name Variant value russian".to_string()),
+        "{sent}"
+    );
+    // c3-d4 by clicks; the engine answers as Black.
+    b.play("22-18", 2).await;
+    assert_eq!(b.state("moves").await, json!(["22-18", "11-16"]));
+    assert_eq!(b.text("#moves [data-ply=\"1\"]").await, "c3-d4");
+    assert_eq!(b.text("#moves [data-ply=\"2\"]").await, "f6-g5");
+    // White's move opens the pair: no empty place before it.
+    assert_eq!(
+        b.js("[...document.querySelector('#moves li').children].map(c => c.dataset.ply || '').join(' ')")
+            .await,
+        json!("1 2")
+    );
+    // A capture is written with lidraughts' colon: c3:e5.
+    b.run("document.getElementById('new-fen').value = 'W:W22,30:B18,5'")
+        .await;
+    b.new_game("russian", "black", ("nodes", 100), 80).await;
+    b.until("window.buffgreen.state.start === 'W:W22,30:B5,18'")
+        .await;
+    assert_eq!(b.state("legal").await, json!(["22x15"]));
+    b.click_move("22x15").await;
+    b.until("window.buffgreen.state.ply >= 1 && !window.buffgreen.state.thinking")
+        .await;
+    assert_eq!(b.state("moves[0]").await, json!("22x15"));
+    assert_eq!(b.text("#moves [data-ply=\"1\"]").await, "c3:e5");
+    b.close().await;
+}

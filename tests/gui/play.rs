@@ -238,3 +238,43 @@ fn input_that_is_not_utf8_is_refused_and_the_game_goes_on() {
     let _ = std::fs::remove_file(&pdn);
     assert!(saved.ends_with("1. 11-15 *\n\n"), "{saved}");
 }
+
+#[test]
+fn russian_draughts_with_white_first_in_algebraic_squares() {
+    let (out, pdn) = play(
+        &[
+            "--variant",
+            "russian",
+            "--engine-side",
+            "black",
+            "--nodes",
+            "100",
+        ],
+        "c3-d4\nmoves\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "buffgreen play: Russian draughts (normal); the engine 'buffgreen' plays black; commands: a move (11-15, 9x18x27, 9x27, f6-e5), undo, flip, go (the engine moves now), level nodes N|movetime MS|elo E, moves, help, quit"
+    );
+    // The start: White to move, the squares' key in a1-h8.
+    assert_eq!(
+        lines[2],
+        " 8 |    b     b     b     b |       b8    d8    f8    h8"
+    );
+    assert_eq!(
+        lines[10],
+        "Fen: W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    assert_eq!(lines[11], "Move 1: white to move");
+    assert_eq!(lines[12], "Black plays f6-g5");
+    assert_eq!(
+        lines[24],
+        "legal moves: d4-c5 d4-e5 a3-b4 e3-f4 g3-f4 g3-h4 b2-c3 d2-c3"
+    );
+    assert!(
+        pdn.contains("[GameType \"25\"]\n[Variant \"Russian draughts\"]\n"),
+        "{pdn}"
+    );
+    assert!(pdn.contains("\n1. 22-18 11-16 *"), "{pdn}");
+}

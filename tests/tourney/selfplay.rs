@@ -320,3 +320,52 @@ fn losing_games_are_refereed_by_losing_results() {
     }
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn a_russian_match_plays_random_openings_with_white_first_and_replays() {
+    let path = temp("russian");
+    let (code, out, err) = run_match(
+        "--nodes 200 --games 2 --variant russian",
+        &["--pdn", path.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Games: 2 of 2 in "), "{out}");
+    assert!(
+        out.contains(
+            "; limit nodes=200; rules Variant=russian BackwardCapture=true LongKings=true DrawHalfMoves=80\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("Faults of"), "{out}");
+    assert!(!err.contains("illegal"), "{err}");
+    let russian = buffgreen::board::Variant::Russian;
+    let games = check_pdn(&path, russian.rules());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        // The table's tags.
+        assert_eq!(g.tag("GameType"), Some(russian.game_type()));
+        assert_eq!(g.tag("Variant"), Some(russian.name()));
+        assert_eq!(
+            g.tag("Rules"),
+            Some("Variant=russian BackwardCapture=true LongKings=true DrawHalfMoves=80")
+        );
+        // White moves first, from the standard pieces.
+        assert_eq!(
+            g.tag("FEN"),
+            Some("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
+        );
+        // No deck for Russian: the same random 3-ply opening, once with each colour.
+        let opening = g.tag("Opening").unwrap();
+        assert_eq!(opening.split(' ').count(), 3, "{opening}");
+        assert_eq!(g.moves[..3].join(" "), opening);
+        let first: u8 = g.moves[0].split('-').next().unwrap().parse().unwrap();
+        assert!(
+            (21..=32).contains(&first),
+            "White's man moves first: {}",
+            g.moves[0]
+        );
+        assert!(g.tag("Termination").unwrap().starts_with("normal"));
+    }
+    assert_eq!(games[0].tag("Opening"), games[1].tag("Opening"));
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}

@@ -407,3 +407,29 @@ fn lines_without_bm_or_am_get_the_engines_move() {
     );
     assert_eq!(stdout(&there), out, "{}", stderr(&there));
 }
+
+/// White's two captures of one piece and two of two: Brazilian rules take the most pieces.
+const MAJORITY: &str = "W:W22,23:B11,18,19";
+
+#[test]
+fn a_line_and_the_flag_name_any_rule_set_of_the_table() {
+    let line = format!("{MAJORITY} ; bm 22x15x8 22x15x24 ; id most ; rules brazilian\n");
+    let o = suite("rules-brazilian", &line, &["--nodes", "100"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_starts(&stdout(&o), "ok   most           brazilian played 22x15x");
+    assert_ends(&stdout(&o), "Solved: 1/1 (nodes 100)\n");
+    // The single capture is legal under Buff and Green, not under Brazilian rules.
+    let avoid = format!("{MAJORITY} ; am 23x14 ; id most\n");
+    let o = suite(
+        "flag-brazilian",
+        &avoid,
+        &["--nodes", "100", "--variant", "brazilian"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: s.txt:1: am 23x14: illegal move '23x14'; legal moves: 22x15x8 22x15x24 23x16x7\n"
+    );
+    let o = suite("flag-default", &avoid, &["--nodes", "100"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

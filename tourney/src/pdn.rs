@@ -42,7 +42,8 @@ impl Replay for PdnGame {
     fn start(&self) -> Result<Position, PdnError> {
         match self.start_fen() {
             Some(f) => fen::parse(&f).map_err(|e| self.tag_error("FEN", format!("FEN: {e}"))),
-            None => Ok(Position::startpos()),
+            // No FEN: the rule set's start, with the side its rules say moves first.
+            None => Ok(Position::start(&self.game_rules()?)),
         }
     }
 

@@ -21,6 +21,11 @@ use super::tc::Limit;
 use super::MatchArgs;
 use buffgreen::openings::{self, OpeningSource};
 
+/// The random opening's length a match plays under a rule set with no deck and no
+/// `--openings` or `--random-plies`: as long as the built-in decks' shortest lines, so that the
+/// games differ from the first moves on without leaving the opening.
+pub const DECKLESS_RANDOM_PLIES: usize = 3;
+
 /// One scheduled game.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Job {
@@ -111,7 +116,13 @@ impl Match {
                 "--games must be at least 1".to_string(),
             ));
         }
-        let openings = if let Some(plies) = a.random_plies {
+        // A rule set without a deck of its own (the table's row says so) plays random lines
+        // instead of the start position over and over.
+        let deckless = a.openings.is_none() && rules.variant().deck().is_none();
+        let random_plies = a
+            .random_plies
+            .or_else(|| deckless.then_some(DECKLESS_RANDOM_PLIES));
+        let openings = if let Some(plies) = random_plies {
             let source = OpeningSource::Random {
                 plies,
                 seed: a.seed,

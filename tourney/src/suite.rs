@@ -4,7 +4,7 @@
 //! Line format: `FEN ; bm <move> [<move>...] ; id <name>` or `FEN ; am <move> [<move>...] ;
 //! id <name>` (EPD's "best move" and "avoid move": a position is solved by a `bm` move, and by
 //! any move but an `am` one; a line may have both), plus optional fields `rules
-//! default|english` and any others (`type`, `depth`, ... are ignored). A line with neither
+//! default|english|pool|russian|brazilian` (a suite word or a `Variant` key) and any others (`type`, `depth`, ... are ignored). A line with neither
 //! `bm` nor `am` is searched and its move, score, depth and iterations printed, without a
 //! verdict: a file of bare FENs gets the engine's moves. Blank lines and lines
 //! starting with `#` are skipped. Every line is checked before any search: a bad FEN, a `bm` or
@@ -197,11 +197,17 @@ fn parse_line(line: &str, base: Rules) -> Result<Parsed, String> {
             "am" => am = Some(value),
             "id" => id = Some(value.to_string()),
             "rules" => {
-                let Some(variant) = Variant::from_suite_name(value) else {
+                // The suite words first (`default` is no key), then the `Variant` option's
+                // keys, so that a line names any rule set of the table.
+                let named = Variant::from_suite_name(value).or_else(|| {
+                    Variant::from_key(value).filter(|v| Variant::OPTION_KEYS.contains(&v.key()))
+                });
+                let Some(variant) = named else {
                     return Err(format!(
-                        "unknown rules '{}' ({})",
+                        "unknown rules '{}' ({} or a Variant key: {})",
                         shown(value),
-                        Variant::suite_names().join(" or ")
+                        Variant::suite_names().join(" or "),
+                        Variant::OPTION_KEYS.join(", ")
                     ));
                 };
                 rules = base.with_variant(variant);
@@ -428,9 +434,13 @@ fn limit_text(limit: Limit) -> String {
     }
 }
 
-/// The word a suite file names the rule set of `r` with, `custom` for one it has none for.
+/// The word a suite file names the rule set of `r` with: its suite word, else its `Variant`
+/// key where the option names it, else `custom`.
 fn rules_name(r: &Rules) -> &'static str {
-    r.variant().suite_name().unwrap_or("custom")
+    let v = r.variant();
+    v.suite_name()
+        .or_else(|| Variant::OPTION_KEYS.contains(&v.key()).then(|| v.key()))
+        .unwrap_or("custom")
 }
 
 /// Refuses a `--json` output that would destroy an input ([`outputs::check`]): a suite file,
@@ -617,7 +627,7 @@ mod tests {
         assert!(errs[1].starts_with("s.txt:5: bm 18-15: "), "{}", errs[1]);
         assert_eq!(
             errs[2],
-            "s.txt:6: unknown rules 'chinese' (default or english)"
+            "s.txt:6: unknown rules 'chinese' (default or english or a Variant key: buffgreen, english, pool, russian, brazilian)"
         );
         // `am` naming every legal move (here the one capture) leaves nothing to solve it.
         let errs = parse_suite("s.txt", "W:W18:B14 ; am 18x9\n", Rules::ENGLISH).unwrap_err();

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use buffgreen_client::rules::Variant;
 use buffgreen_client::{pdn, Info, Rules};
 
 use crate::engine::LogLine;
@@ -142,6 +143,7 @@ impl Message {
 impl State {
     fn to_json(&self) -> Value {
         let r = &self.rules;
+        let variant = r.variant();
         let level = match self.level {
             Level::Nodes(n) => json!({"kind": "nodes", "value": n}),
             Level::Movetime(n) => json!({"kind": "movetime", "value": n}),
@@ -161,7 +163,9 @@ impl State {
                 json!({"index": i, "ply": ply, "moves": moves})
             }).collect::<Vec<_>>(),
             "ply": self.ply,
-            "rules": {"backwardCapture": r.backward_capture, "longKings": r.long_kings,
+            "rules": {"variant": variant.key(), "name": variant.name(),
+                      "notation": variant.notation().key(), "whiteFirst": r.white_first,
+                      "backwardCapture": r.backward_capture, "longKings": r.long_kings,
                       "drawHalfMoves": r.draw_half_moves, "losing": r.losing},
             "sides": {"black": self.sides[0], "white": self.sides[1]},
             "level": level,
@@ -317,13 +321,31 @@ fn sides(v: &Value) -> Result<[bool; 2], GuiError> {
 /// The highest `DrawHalfMoves` a game from the page or a file may set.
 const MAX_DRAW_HALF_MOVES: u32 = 1000;
 
+/// The rules of a `new` or `resume` message: the rule set by its key (`variant`, one of the
+/// table's), or by the two switches where the page names none, then the draw rule and
+/// `losing`.
 fn rules_of(r: &Value) -> Result<Rules, GuiError> {
+    let named = match r.get("variant") {
+        None | Some(Value::Null) => Rules::BUFF_AND_GREEN
+            .with_switches(get_bool(r, "backwardCapture")?, get_bool(r, "longKings")?),
+        Some(_) => {
+            let key = get_str(r, "variant", 32)?;
+            Variant::from_key(&key)
+                .ok_or_else(|| {
+                    let keys: Vec<&str> = Variant::ALL.iter().map(|v| v.key()).collect();
+                    bad(format!(
+                        "unknown variant '{}' (one of {})",
+                        buffgreen_client::printable(&key),
+                        keys.join(", ")
+                    ))
+                })?
+                .rules()
+        }
+    };
     Ok(Rules {
-        backward_capture: get_bool(r, "backwardCapture")?,
-        long_kings: get_bool(r, "longKings")?,
         draw_half_moves: get_u64(r, "drawHalfMoves", 0, MAX_DRAW_HALF_MOVES.into())? as u32,
         losing: get_bool(r, "losing")?,
-        ..Rules::BUFF_AND_GREEN
+        ..named
     })
 }
 
@@ -357,7 +379,7 @@ fn checked_record(
     }
     let start = match fen {
         Some(f) => checked_fen(f)?,
-        None => game::START_FEN.to_string(),
+        None => game::start_fen(&rules),
     };
     let mut record = Record::new(rules, start);
     record.moves = moves
@@ -488,4 +510,65 @@ fn first_game(text: &str) -> Result<pdn::PdnGame, String> {
 /// A PDN error as the page shows it: where in the pasted text, and why.
 fn placed(e: &pdn::PdnError) -> String {
     format!("line {}, column {}: {}", e.line, e.column, e.why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_rules(rules: &str) -> Result<Rules, String> {
+        let text = format!(
+            r#"{{"type": "new", "rules": {rules}, "engine": {{"black": false, "white": false}},
+                "level": {{"kind": "nodes", "value": 100}}}}"#
+        );
+        match Request::parse(&text) {
+            Ok(Request::New { rules, .. }) => Ok(rules),
+            Ok(other) => Err(format!("not a new game: {other:?}")),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn a_russian_game_as_lidraughts_writes_it_imports() {
+        let pdn = "[GameType \"25\"]\n\n1. c3-d4 f6-g5 2. d4-e5 d6:f4 3. g3:e5 *\n";
+        let text = serde_json::json!({"type": "pdn_import", "text": pdn}).to_string();
+        let Ok(Request::Import(record)) = Request::parse(&text) else {
+            panic!("not imported: {text}");
+        };
+        assert_eq!(record.rules, Variant::Russian.rules());
+        // No FEN: the rule set's start, White to move.
+        assert_eq!(
+            record.start,
+            "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+        );
+        assert_eq!(record.moves, ["22-18", "11-16", "18-15", "10x19", "24x15"]);
+    }
+
+    #[test]
+    fn a_new_game_names_its_rule_set_by_key() {
+        let russian = new_rules(r#"{"variant": "russian", "drawHalfMoves": 40, "losing": false}"#);
+        assert_eq!(
+            russian,
+            Ok(Rules {
+                draw_half_moves: 40,
+                ..Variant::Russian.rules()
+            })
+        );
+        let english = new_rules(
+            r#"{"backwardCapture": false, "longKings": false, "drawHalfMoves": 80, "losing": false}"#,
+        );
+        assert_eq!(english, Ok(Rules::ENGLISH));
+        assert_eq!(
+            new_rules(r#"{"variant": "chinese\n", "drawHalfMoves": 80, "losing": false}"#),
+            Err("bad message: \"variant\" is too long or holds a line break".to_string())
+        );
+        assert_eq!(
+            new_rules(r#"{"variant": "chinese", "drawHalfMoves": 80, "losing": false}"#),
+            Err("bad message: unknown variant 'chinese' (one of buffgreen, shortkings, forwardcapture, english, pool, russian, brazilian)".to_string())
+        );
+        assert_eq!(
+            new_rules(r#"{"variant": 7, "drawHalfMoves": 80, "losing": false}"#),
+            Err("bad message: \"variant\" must be a string".to_string())
+        );
+    }
 }

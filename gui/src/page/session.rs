@@ -266,7 +266,7 @@ impl Page {
                 self.sides = sides;
                 self.level = level;
                 self.tc = tc;
-                let start = fen.unwrap_or_else(|| game::START_FEN.to_string());
+                let start = fen.unwrap_or_else(|| game::start_fen(&rules));
                 self.engine()?.send("ucinewgame")?;
                 if let Err(e) = self.load(Record::new(rules, start)) {
                     (self.record, self.sides, self.level, self.tc) = old;

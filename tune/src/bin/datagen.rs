@@ -256,7 +256,11 @@ fn run(args: &RunArgs) -> Result<(), String> {
     };
     // The rule set's own deck (the English 3-move openings, or the openings a deep search
     // scores level under Buff and Green rules).
-    let deck = format!("{REPOSITORY}/{}", args.rules.deck());
+    let deck = args
+        .rules
+        .deck()
+        .ok_or_else(|| format!("{} has no opening deck", args.rules.name()))?;
+    let deck = format!("{REPOSITORY}/{deck}");
     let progress_path = Progress::path_of(&args.out);
     let mut progress = Progress::load(&progress_path)
         .map_err(|e| e.to_string())?
