@@ -112,6 +112,10 @@ fn separator_does_not_change_the_move() {
     assert_eq!(parse("B:W21-32:B1-12", "11x15"), Ok("11-15".into()));
     assert_eq!(parse("B:W18,27:B14", "14-23-32"), Ok("14x23x32".into()));
     assert_eq!(parse("B:W18,27:B14", "14-32"), Ok("14x23x32".into()));
+    // lidraughts' `:` (Russian and Brazilian games), with numbers or algebraic squares.
+    assert_eq!(parse("B:W18,27:B14", "14:23:32"), Ok("14x23x32".into()));
+    assert_eq!(parse("B:W18,27:B14", "c5:e3:g1"), Ok("14x23x32".into()));
+    assert_eq!(parse("B:W21-32:B1-12", "b6:c5"), Ok("9-14".into()));
 }
 
 #[test]
@@ -119,7 +123,7 @@ fn syntax_errors_are_exact() {
     let start = "B:W21-32:B1-12";
     let syntax = |t: &str| {
         format!(
-            "bad move syntax '{t}': expected squares joined by '-' or 'x', like 11-15, 9x18x27 or d6-c5"
+            "bad move syntax '{t}': expected squares joined by '-', 'x' or ':', like 11-15, 9x18x27 or d6-c5"
         )
     };
     for t in [

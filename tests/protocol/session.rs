@@ -510,7 +510,7 @@ fn every_error_class_leaves_the_state_unchanged() {
         (
             "position startpos moves 11-15 22-18 15x22 25x18 9-14 18x9 5x14 bad",
             "info string error: move 8 'bad': bad move syntax 'bad': expected squares joined by \
-             '-' or 'x', like 11-15, 9x18x27 or d6-c5",
+             '-', 'x' or ':', like 11-15, 9x18x27 or d6-c5",
         ),
         (
             "position fen W:W26:B14,15,22,23 moves 26x26",

@@ -558,7 +558,7 @@ fn impossible_moves_are_rejected() {
         (start, "21-17", illegal("21-17")),
         (start, "13-17", illegal("13-17")),
         // Not a move at all.
-        (start, "e9-d4", "bad move syntax 'e9-d4': expected squares joined by '-' or 'x', like 11-15, 9x18x27 or d6-c5".to_string()),
+        (start, "e9-d4", "bad move syntax 'e9-d4': expected squares joined by '-', 'x' or ':', like 11-15, 9x18x27 or d6-c5".to_string()),
         // Algebraic squares name the same moves (e3 is 23); a light square or a mixed form is refused.
         (start, "e3-d4", illegal("e3-d4")),
         (start, "a8-b7", "bad move 'a8-b7': 'a8' is a light square: pieces stand on the dark squares (a1, b2, ..., h8)".to_string()),

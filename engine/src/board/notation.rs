@@ -10,7 +10,7 @@ use crate::types::{Move, Square, SquareError};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NotationError {
     /// Not of the form `a-b` or `axbx...`.
-    #[error("bad move syntax '{}': expected squares joined by '-' or 'x', like 11-15, 9x18x27 or d6-c5", printable(.0))]
+    #[error("bad move syntax '{}': expected squares joined by '-', 'x' or ':', like 11-15, 9x18x27 or d6-c5", printable(.0))]
     Syntax(String),
     /// Square numbers and algebraic squares mixed within one move.
     #[error("bad move '{}': it mixes square numbers and algebraic squares; write it in one form, like 10-14 or d6-c5", printable(.0))]
@@ -120,7 +120,8 @@ pub fn parse_squares(text: &str) -> Result<Vec<Square>, NotationError> {
     if t.is_empty() || t.len() > 64 {
         return Err(NotationError::Syntax(t.chars().take(64).collect()));
     }
-    let parts: Vec<&str> = t.split(['-', 'x', 'X']).collect();
+    // `:` is lidraughts' capture separator (`c3:e5`), so its games read as they are written.
+    let parts: Vec<&str> = t.split(['-', 'x', 'X', ':']).collect();
     if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
         return Err(NotationError::Syntax(t.to_string()));
     }
