@@ -74,9 +74,13 @@ const DECKS: [(&str, &str); 2] = [
 
 /// The deck a match plays when it is given no openings: the one the rule set names (the 3-move
 /// deck under English rules, where it is balanced, and the Buff and Green balanced deck under
-/// every other rule setting: the 3-move deck loses men by force when men capture backward).
+/// the other rule settings: the 3-move deck loses men by force when men capture backward);
+/// empty for a rule set that names none (Russian, Brazilian), whose games start from the start
+/// position and random plies.
 pub fn default_deck(rules: &Rules) -> Vec<Opening> {
-    let name = rules.variant().deck();
+    let Some(name) = rules.variant().deck() else {
+        return Vec::new();
+    };
     let text = DECKS
         .iter()
         .find(|(path, _)| *path == name)
@@ -123,7 +127,7 @@ fn parse_line(line: &str, rules: &Rules) -> Result<Opening, String> {
     }
     let game = match (moves_field, fen_field) {
         (Some(moves), fen_text) => {
-            let mut game = Game::new(Position::startpos(), 0, *rules);
+            let mut game = Game::new(Position::start(rules), 0, *rules);
             for mv in moves.split_whitespace() {
                 game.play_str(mv).map_err(|e| format!("move {mv}: {e}"))?;
             }
@@ -193,7 +197,8 @@ impl OpeningSource {
     }
 }
 
-/// Opening `index` of `plies` uniformly random legal moves from the standard start, the same
+/// Opening `index` of `plies` uniformly random legal moves from the rules' start position
+/// (White to move first where the rule set says so), the same
 /// for the same seed and index. A line that ends the game early is drawn again, at most
 /// [`RANDOM_ATTEMPTS`] times.
 pub fn random_one(
@@ -208,7 +213,7 @@ pub fn random_one(
         .wrapping_add(index as u64);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(stream);
     for _ in 0..RANDOM_ATTEMPTS {
-        let mut game = Game::new(Position::startpos(), 0, *rules);
+        let mut game = Game::new(Position::start(rules), 0, *rules);
         let mut ok = true;
         for _ in 0..plies {
             let moves = game.legal_moves();
@@ -314,6 +319,21 @@ mod tests {
         assert!(a.iter().all(|o| o.game.moves().len() == 8));
         // Any one is made alone, the same as in the list.
         assert_eq!(random_one(8, 42, 17, &r).unwrap().label, a[17].label);
+    }
+
+    #[test]
+    fn the_family_starts_as_its_rows_say() {
+        use crate::board::Variant;
+        use crate::types::Color;
+        assert_eq!(default_deck(&Variant::Pool.rules()).len(), 174);
+        for variant in [Variant::Russian, Variant::Brazilian] {
+            let rules = variant.rules();
+            assert!(default_deck(&rules).is_empty());
+            // White moves first: the random line's first move is White's.
+            let o = random_one(1, 42, 0, &rules).unwrap();
+            assert_eq!(o.game.start().side_to_move(), Color::White);
+            assert_eq!(o.game.position().side_to_move(), Color::Black);
+        }
     }
 
     #[test]

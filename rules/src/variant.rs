@@ -78,7 +78,7 @@ struct Row {
     game_type: &'static str,
     tables: &'static str,
     suite: Option<&'static str>,
-    deck: &'static str,
+    deck: Option<&'static str>,
     book: Option<&'static str>,
     weights: WeightSet,
     network: Option<&'static str>,
@@ -109,7 +109,7 @@ const TABLE: [Row; 7] = [
         game_type: GAME_TYPE_OTHER,
         tables: "buff-and-green",
         suite: Some("default"),
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: Some("openings/buffgreen-balanced.tsv"),
         book: Some("books/buffgreen.book"),
         weights: WeightSet::LongKings,
         network: Some("buffgreen.bgnn"),
@@ -130,7 +130,7 @@ const TABLE: [Row; 7] = [
         game_type: GAME_TYPE_OTHER,
         tables: "backward-capture",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: Some("openings/buffgreen-balanced.tsv"),
         book: None,
         weights: WeightSet::ShortKings,
         network: None,
@@ -151,7 +151,7 @@ const TABLE: [Row; 7] = [
         game_type: GAME_TYPE_OTHER,
         tables: "long-kings",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: Some("openings/buffgreen-balanced.tsv"),
         book: None,
         weights: WeightSet::LongKings,
         network: None,
@@ -172,13 +172,15 @@ const TABLE: [Row; 7] = [
         game_type: "21",
         tables: "english",
         suite: Some("english"),
-        deck: "openings/3move.tsv",
+        deck: Some("openings/3move.tsv"),
         book: Some("books/english.book"),
         weights: WeightSet::ShortKings,
         network: Some("english.bgnn"),
     },
-    // The family plays with Buff and Green's evaluation, deck and no book or tables until
-    // its own are made (issue 61).
+    // The family has no book or tables yet (issue 61). Pool, where Black moves first, plays
+    // Buff and Green's deck and evaluation; Russian and Brazilian, where White moves first,
+    // have no deck (Buff and Green's openings are Black's first moves), so their games start
+    // from the start position and random plies.
     Row {
         variant: Variant::Pool,
         backward_capture: true,
@@ -198,7 +200,7 @@ const TABLE: [Row; 7] = [
         game_type: GAME_TYPE_OTHER,
         tables: "pool",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: Some("openings/buffgreen-balanced.tsv"),
         book: None,
         weights: WeightSet::LongKings,
         network: None,
@@ -219,7 +221,7 @@ const TABLE: [Row; 7] = [
         game_type: "25",
         tables: "russian",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: None,
         book: None,
         weights: WeightSet::LongKings,
         network: None,
@@ -240,7 +242,7 @@ const TABLE: [Row; 7] = [
         game_type: "26",
         tables: "brazilian",
         suite: None,
-        deck: "openings/buffgreen-balanced.tsv",
+        deck: None,
         book: None,
         weights: WeightSet::LongKings,
         network: None,
@@ -425,9 +427,10 @@ impl Variant {
         TABLE.iter().filter_map(|r| r.suite).collect()
     }
 
-    /// The repository's opening deck for matches under this rule set (a path from the
-    /// repository's root; the engine library compiles the file in).
-    pub fn deck(self) -> &'static str {
+    /// The repository's opening deck for matches and training games under this rule set (a
+    /// path from the repository's root; the engine library compiles the file in), if it has
+    /// one; a rule set without starts from its start position and random plies.
+    pub fn deck(self) -> Option<&'static str> {
         self.row().deck
     }
 
