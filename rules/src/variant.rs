@@ -178,9 +178,10 @@ const TABLE: [Row; 7] = [
         network: Some("english.bgnn"),
     },
     // The family has no book or tables yet (issue 61). Pool, where Black moves first, plays
-    // Buff and Green's deck and evaluation; Russian and Brazilian, where White moves first,
-    // have no deck (Buff and Green's openings are Black's first moves), so their games start
-    // from the start position and random plies.
+    // Buff and Green's deck and its hand-set evaluation without a network; Russian and
+    // Brazilian, where White moves first, have no deck (Buff and Green's openings are Black's
+    // first moves), so their games start from the start position and random plies, and each
+    // has a network fitted on its own games.
     Row {
         variant: Variant::Pool,
         backward_capture: true,
@@ -224,7 +225,7 @@ const TABLE: [Row; 7] = [
         deck: None,
         book: None,
         weights: WeightSet::LongKings,
-        network: None,
+        network: Some("russian.bgnn"),
     },
     Row {
         variant: Variant::Brazilian,
@@ -245,7 +246,7 @@ const TABLE: [Row; 7] = [
         deck: None,
         book: None,
         weights: WeightSet::LongKings,
-        network: None,
+        network: Some("brazilian.bgnn"),
     },
 ];
 
