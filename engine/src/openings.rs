@@ -74,7 +74,9 @@ const DECKS: [(&str, &str); 2] = [
 
 /// The deck a match plays when it is given no openings: the one the rule set names (the 3-move
 /// deck under English rules, where it is balanced, and the Buff and Green balanced deck under
-/// every other rule setting: the 3-move deck loses men by force when men capture backward).
+/// the other rule settings: the 3-move deck loses men by force when men capture backward);
+/// empty for a rule set that names none (Russian, Brazilian), whose games start from the start
+/// position and random plies.
 pub fn default_deck(rules: &Rules) -> Vec<Opening> {
     let Some(name) = rules.variant().deck() else {
         return Vec::new();
@@ -195,7 +197,8 @@ impl OpeningSource {
     }
 }
 
-/// Opening `index` of `plies` uniformly random legal moves from the standard start, the same
+/// Opening `index` of `plies` uniformly random legal moves from the rules' start position
+/// (White to move first where the rule set says so), the same
 /// for the same seed and index. A line that ends the game early is drawn again, at most
 /// [`RANDOM_ATTEMPTS`] times.
 pub fn random_one(
@@ -332,6 +335,21 @@ mod tests {
         assert!(a.iter().all(|o| o.game.moves().len() == 8));
         // Any one is made alone, the same as in the list.
         assert_eq!(random_one(8, 42, 17, &r).unwrap().label, a[17].label);
+    }
+
+    #[test]
+    fn the_family_starts_as_its_rows_say() {
+        use crate::board::Variant;
+        use crate::types::Color;
+        assert_eq!(default_deck(&Variant::Pool.rules()).len(), 174);
+        for variant in [Variant::Russian, Variant::Brazilian] {
+            let rules = variant.rules();
+            assert!(default_deck(&rules).is_empty());
+            // White moves first: the random line's first move is White's.
+            let o = random_one(1, 42, 0, &rules).unwrap();
+            assert_eq!(o.game.start().side_to_move(), Color::White);
+            assert_eq!(o.game.position().side_to_move(), Color::Black);
+        }
     }
 
     #[test]

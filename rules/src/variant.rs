@@ -213,8 +213,11 @@ const TABLE: [Row; 7] = [
         weights: WeightSet::ShortKings,
         network: Some("english.bgnn"),
     },
-    // The family plays with Buff and Green's evaluation (Pool with its deck) and no book or tables until
-    // its own are made (issue 61).
+    // The family has no book or tables yet (issue 61). Pool, where Black moves first, plays
+    // Buff and Green's deck and its hand-set evaluation without a network; Russian and
+    // Brazilian, where White moves first, have no deck (Buff and Green's openings are Black's
+    // first moves), so their games start from the start position and random plies, and each
+    // has a network fitted on its own games.
     Row {
         variant: Variant::Pool,
         backward_capture: true,
@@ -257,11 +260,10 @@ const TABLE: [Row; 7] = [
         game_type: "25",
         tables: "russian",
         suite: None,
-        // White moves first: the decks start with a Black move.
         deck: None,
         book: None,
         weights: WeightSet::LongKings,
-        network: None,
+        network: Some("russian.bgnn"),
     },
     Row {
         variant: Variant::Brazilian,
@@ -280,11 +282,10 @@ const TABLE: [Row; 7] = [
         game_type: "26",
         tables: "brazilian",
         suite: None,
-        // White moves first: the decks start with a Black move.
         deck: None,
         book: None,
         weights: WeightSet::LongKings,
-        network: None,
+        network: Some("brazilian.bgnn"),
     },
 ];
 
@@ -471,10 +472,10 @@ impl Variant {
         TABLE.iter().filter_map(|r| r.suite).collect()
     }
 
-    /// The repository's opening deck for matches under this rule set (a path from the
-    /// repository's root; the engine library compiles the file in), if one fits it: the decks
-    /// are lines from a start with Black to move, so a rule set where White moves first has
-    /// none (the match runner plays random openings there).
+    /// The repository's opening deck for matches and training games under this rule set (a
+    /// path from the repository's root; the engine library compiles the file in), if it has
+    /// one; a rule set without one (the decks are lines from a start with Black to move) starts
+    /// from its start position and random plies.
     pub fn deck(self) -> Option<&'static str> {
         self.row().deck
     }

@@ -1,6 +1,21 @@
 //! The training data's binary format: a 16-byte header naming the rules, then 16-byte
 //! records, one quiet position each, labelled by its game's result and by the searcher's score.
 //!
+//! The header:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 0-7 | [`MAGIC`] (files written before the 8x8 family had data: [`MAGIC_V1`]) |
+//! | 8 | bit 0 `BackwardCapture`, bit 1 `LongKings`, bit 2 `Losing` |
+//! | 9 | `DrawHalfMoves` (saturated at 255) |
+//! | 10 | bit 0 captured pieces removed at the end of the move, bit 1 the capture taking the most is compulsory, bit 2 White moves first ([`MAGIC`] only) |
+//! | 11 | when a man crowned during a capture becomes a king: 0 touched, 1 at once, 2 at the end ([`MAGIC`] only) |
+//! | 12 | the draw rules beside `DrawHalfMoves`: 0 none, 1 Russian, 2 Pool ([`MAGIC`] only) |
+//! | 13-15 | zero |
+//!
+//! A [`MAGIC_V1`] header has only bytes 8 and 9: its positions are under the rule set the two
+//! switches name, as it was read when it was written.
+//!
 //! A record:
 //!
 //! | bytes | what |
@@ -19,12 +34,16 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use buffgreen::board::{Position, Rules};
+use buffgreen::board::{Crowning, DrawRules, Position, Rules};
 use buffgreen::types::{Bitboard, Color, Square};
 use thiserror::Error;
 
-/// The first eight bytes of a data file.
-pub const MAGIC: &[u8; 8] = b"BGDATA01";
+/// The first eight bytes of a data file as written now: the header records every field of the
+/// rules.
+pub const MAGIC: &[u8; 8] = b"BGDATA02";
+/// The first eight bytes of a data file written before [`MAGIC`]: the header records the two
+/// rule switches, `Losing` and the draw half-moves; still read.
+pub const MAGIC_V1: &[u8; 8] = b"BGDATA01";
 /// Bytes of the header.
 pub const HEADER: u64 = 16;
 /// Bytes of one record.
@@ -41,9 +60,20 @@ pub enum DataError {
         /// What the system said.
         source: io::Error,
     },
-    /// The file does not start with [`MAGIC`].
-    #[error("{0}: not a training data file (no BGDATA01 header)")]
+    /// The file does not start with [`MAGIC`] or [`MAGIC_V1`].
+    #[error("{0}: not a training data file (no BGDATA02 or BGDATA01 header)")]
     NotData(PathBuf),
+    /// The header's rule fields hold a value no rules have (a file of a later format, or
+    /// damaged).
+    #[error(
+        "{path}: the header's rule fields (bytes 10-15: {bytes}) name no rules this program knows"
+    )]
+    BadHeader {
+        /// The file.
+        path: PathBuf,
+        /// Bytes 10-15 of the header, in hex.
+        bytes: String,
+    },
     /// The file holds positions of other rules than asked for.
     #[error("{path}: holds positions of other rules ({found}) than asked for ({wanted})")]
     OtherRules {
@@ -65,11 +95,6 @@ pub enum DataError {
         /// Records the progress file counts.
         counted: u64,
     },
-    /// A rule set of the 8x8 family: a data file's header records only the two rule
-    /// switches, `Losing` and the draw half-moves, so its positions would read back as Buff
-    /// and Green's.
-    #[error("no data files for {0} yet: their header records only BackwardCapture, LongKings, Losing and DrawHalfMoves, so the positions would read back as Buff and Green's")]
-    Family(&'static str),
     /// A record's pieces are not a position.
     #[error("record {0}: not a position")]
     BadRecord(u64),
@@ -207,7 +232,7 @@ impl Record {
     }
 }
 
-/// The header of a file of positions under `rules`.
+/// The header of a file of positions under `rules` (a [`MAGIC`] header).
 pub fn header(rules: &Rules) -> [u8; 16] {
     let mut h = [0u8; 16];
     h[..8].copy_from_slice(MAGIC);
@@ -215,25 +240,105 @@ pub fn header(rules: &Rules) -> [u8; 16] {
         | u8::from(rules.long_kings) << 1
         | u8::from(rules.losing) << 2;
     h[9] = rules.draw_half_moves.min(255) as u8;
+    h[10] = u8::from(rules.remove_at_end)
+        | u8::from(rules.majority) << 1
+        | u8::from(rules.white_first) << 2;
+    h[11] = match rules.crowning {
+        Crowning::Touched => 0,
+        Crowning::AtOnce => 1,
+        Crowning::AtEnd => 2,
+    };
+    h[12] = match rules.draws {
+        DrawRules::HalfMoves => 0,
+        DrawRules::Russian => 1,
+        DrawRules::Pool => 2,
+    };
     h
 }
 
-/// The rules a header names, `None` when it is not a header.
-pub fn rules_of(h: &[u8; 16]) -> Option<Rules> {
-    (&h[..8] == MAGIC).then(|| Rules {
+/// What a header says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderRead {
+    /// The rules of the file's positions.
+    Rules(Rules),
+    /// Not a data file's header (neither magic).
+    NotData,
+    /// A [`MAGIC`] header whose rule fields (bytes 10-15) hold a value no rules have.
+    BadFields,
+}
+
+/// The rules a header names.
+pub fn read_header(h: &[u8; 16]) -> HeaderRead {
+    let switches = Rules {
         backward_capture: h[8] & 1 != 0,
         long_kings: h[8] & 2 != 0,
         losing: h[8] & 4 != 0,
         draw_half_moves: u32::from(h[9]),
         ..Rules::BUFF_AND_GREEN
+    };
+    if &h[..8] == MAGIC_V1 {
+        // Such a file was written only under the rule sets the two switches name, whose other
+        // fields are Buff and Green's: read as it was when written.
+        return HeaderRead::Rules(switches);
+    }
+    if &h[..8] != MAGIC {
+        return HeaderRead::NotData;
+    }
+    let crowning = match h[11] {
+        0 => Crowning::Touched,
+        1 => Crowning::AtOnce,
+        2 => Crowning::AtEnd,
+        _ => return HeaderRead::BadFields,
+    };
+    let draws = match h[12] {
+        0 => DrawRules::HalfMoves,
+        1 => DrawRules::Russian,
+        2 => DrawRules::Pool,
+        _ => return HeaderRead::BadFields,
+    };
+    if h[8] & !7 != 0 || h[10] & !7 != 0 || h[13..].iter().any(|&b| b != 0) {
+        return HeaderRead::BadFields;
+    }
+    HeaderRead::Rules(Rules {
+        remove_at_end: h[10] & 1 != 0,
+        majority: h[10] & 2 != 0,
+        white_first: h[10] & 4 != 0,
+        crowning,
+        draws,
+        ..switches
     })
 }
 
-/// A short name of `rules` for messages.
+/// The rules a header names, `None` when it is not a header or names no rules.
+pub fn rules_of(h: &[u8; 16]) -> Option<Rules> {
+    match read_header(h) {
+        HeaderRead::Rules(rules) => Some(rules),
+        HeaderRead::NotData | HeaderRead::BadFields => None,
+    }
+}
+
+/// The rules of the file `path` whose header is `h`, or why it names none.
+fn header_rules(path: &Path, h: &[u8; 16]) -> Result<Rules, DataError> {
+    match read_header(h) {
+        HeaderRead::Rules(rules) => Ok(rules),
+        HeaderRead::NotData => Err(DataError::NotData(path.to_path_buf())),
+        HeaderRead::BadFields => Err(DataError::BadHeader {
+            path: path.to_path_buf(),
+            bytes: h[10..].iter().map(|b| format!("{b:02x}")).collect(),
+        }),
+    }
+}
+
+/// A short name of `rules` for messages: the rule set's key, then the options on top of it.
 pub fn rules_name(rules: &Rules) -> String {
+    let variant = rules.variant();
+    let exact = rules.with_variant(variant) == *rules;
     format!(
-        "backward capture {}, long kings {}, losing {}, draw {}",
-        rules.backward_capture, rules.long_kings, rules.losing, rules.draw_half_moves
+        "{}{}, losing {}, draw {}",
+        variant.key(),
+        if exact { "" } else { " (mixed)" },
+        rules.losing,
+        rules.draw_half_moves
     )
 }
 
@@ -244,9 +349,7 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> DataError + '_ {
     }
 }
 
-/// Opens `path` for appending records of `rules` (a rule set of the 8x8 family, which the
-/// header cannot name, is refused before anything is opened): creates it with its header when
-/// missing, else checks the header and cuts the file back to `keep` records (what the progress file
+/// Opens `path` for appending records of `rules`: creates it with its header when missing, else checks the header and cuts the file back to `keep` records (what the progress file
 /// says was written whole; `None` keeps every whole record). A file with fewer records than
 /// `keep` (deleted or replaced since) is refused, left as it was. Returns the file, positioned
 /// at its end, and the records it holds.
@@ -255,10 +358,6 @@ pub fn open_append(
     rules: &Rules,
     keep: Option<u64>,
 ) -> Result<(File, u64), DataError> {
-    let variant = rules.variant();
-    if !variant.switches_name_it() {
-        return Err(DataError::Family(variant.name()));
-    }
     let existed = path.exists();
     let mut file = OpenOptions::new()
         .read(true)
@@ -288,7 +387,7 @@ pub fn open_append(
         return Err(DataError::NotData(path.to_path_buf()));
     }
     file.read_exact(&mut h).map_err(io_error(path))?;
-    let found = rules_of(&h).ok_or_else(|| DataError::NotData(path.to_path_buf()))?;
+    let found = header_rules(path, &h)?;
     if found != *rules {
         return Err(DataError::OtherRules {
             path: path.to_path_buf(),
@@ -323,7 +422,7 @@ impl Reader {
         input
             .read_exact(&mut h)
             .map_err(|_| DataError::NotData(path.to_path_buf()))?;
-        let rules = rules_of(&h).ok_or_else(|| DataError::NotData(path.to_path_buf()))?;
+        let rules = header_rules(path, &h)?;
         Ok(Reader {
             input,
             rules,
@@ -405,20 +504,129 @@ mod tests {
     }
 
     #[test]
-    fn the_family_is_refused_before_a_file_is_made() {
+    fn family_headers_round_trip_and_family_files_open() {
         use buffgreen::board::Variant;
-        let path = std::env::temp_dir().join(format!("bg-data-family-{}", std::process::id()));
-        for variant in [Variant::Pool, Variant::Russian, Variant::Brazilian] {
-            let err = open_append(&path, &variant.rules(), None).expect_err("refused");
-            assert!(matches!(err, DataError::Family(name) if name == variant.name()));
-            assert!(!path.exists());
-        }
+        let russian = Variant::Russian.rules();
+        let h = header(&russian);
+        assert_eq!(&h[..8], b"BGDATA02");
+        assert_eq!(h[8..], [3, 80, 5, 1, 1, 0, 0, 0]);
         assert_eq!(
-            DataError::Family(Variant::Pool.name()).to_string(),
-            "no data files for American Pool checkers yet: their header records only \
-             BackwardCapture, LongKings, Losing and DrawHalfMoves, so the positions would read \
-             back as Buff and Green's"
+            header(&Variant::Brazilian.rules())[8..],
+            [3, 80, 7, 2, 1, 0, 0, 0]
         );
+        assert_eq!(
+            header(&Variant::Pool.rules())[8..],
+            [3, 80, 1, 2, 2, 0, 0, 0]
+        );
+        for variant in Variant::ALL {
+            for losing in [false, true] {
+                let rules = Rules {
+                    losing,
+                    draw_half_moves: 60,
+                    ..variant.rules()
+                };
+                assert_eq!(rules_of(&header(&rules)), Some(rules));
+                assert_eq!(
+                    rules_of(&header(&rules)).map(|r| r.variant()),
+                    Some(variant)
+                );
+            }
+        }
+        let path = std::env::temp_dir().join(format!("bg-data-family-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let (mut file, n) = open_append(&path, &russian, None).expect("a new Russian file");
+        assert_eq!(n, 0);
+        let pos = buffgreen::board::Position::start(&russian);
+        let record = Record {
+            pos,
+            clock: 3,
+            outcome: Outcome::WhiteWins,
+            exact: false,
+            score: Some(12),
+            alpha_beta: true,
+        };
+        file.write_all(&record.encode()).expect("write");
+        drop(file);
+        let mut reader = Reader::open(&path).expect("read back");
+        assert_eq!(reader.rules(), russian);
+        assert_eq!(reader.next().map(|r| r.ok()), Some(Some(record)));
+        assert!(reader.next().is_none());
+        let (_, n) = open_append(&path, &russian, Some(1)).expect("resumed");
+        assert_eq!(n, 1);
+        match open_append(&path, &Variant::Brazilian.rules(), None) {
+            Err(e @ DataError::OtherRules { .. }) => assert_eq!(
+                e.to_string(),
+                format!(
+                    "{}: holds positions of other rules (russian, losing false, draw 80) than \
+                     asked for (brazilian, losing false, draw 80)",
+                    path.display()
+                )
+            ),
+            other => panic!("{:?}", other.map(|(_, n)| n)),
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn old_headers_read_as_they_did() {
+        // A header as the first format wrote it for English checkers, losing, 60 half-moves.
+        let mut h = [0u8; 16];
+        h[..8].copy_from_slice(b"BGDATA01");
+        h[8] = 4;
+        h[9] = 60;
+        assert_eq!(
+            rules_of(&h),
+            Some(Rules {
+                losing: true,
+                draw_half_moves: 60,
+                ..Rules::ENGLISH
+            })
+        );
+        h[8] = 3 | 4;
+        h[9] = 80;
+        assert_eq!(
+            rules_of(&h),
+            Some(Rules {
+                losing: true,
+                ..Rules::BUFF_AND_GREEN
+            })
+        );
+    }
+
+    #[test]
+    fn a_bad_header_is_one_error() {
+        let path = std::env::temp_dir().join(format!("bg-data-bad-{}", std::process::id()));
+        let mut h = header(&Rules::BUFF_AND_GREEN);
+        h[11] = 3;
+        std::fs::write(&path, h).expect("write");
+        assert_eq!(read_header(&h), HeaderRead::BadFields);
+        let err = Reader::open(&path).err().expect("refused");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: the header's rule fields (bytes 10-15: 000300000000) name no rules this \
+                 program knows",
+                path.display()
+            )
+        );
+        assert!(matches!(
+            open_append(&path, &Rules::BUFF_AND_GREEN, None),
+            Err(DataError::BadHeader { .. })
+        ));
+        h = header(&Rules::BUFF_AND_GREEN);
+        h[15] = 1;
+        assert_eq!(read_header(&h), HeaderRead::BadFields);
+        h[..8].copy_from_slice(b"BGDATA03");
+        assert_eq!(read_header(&h), HeaderRead::NotData);
+        std::fs::write(&path, h).expect("write");
+        assert_eq!(
+            Reader::open(&path).err().map(|e| e.to_string()),
+            Some(format!(
+                "{}: not a training data file (no BGDATA02 or BGDATA01 header)",
+                path.display()
+            ))
+        );
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]

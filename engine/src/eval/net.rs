@@ -212,9 +212,11 @@ pub fn active(pos: &Position, out: &mut [u16; 32]) -> usize {
 /// The networks compiled into the binary, by the file name the rule sets' table gives
 /// ([`crate::board::Variant::network`]); a test checks that each parses and that every name
 /// the table gives is here.
-static NETWORKS: [(&str, &[u8]); 2] = [
+static NETWORKS: [(&str, &[u8]); 4] = [
     ("english.bgnn", include_bytes!("nets/english.bgnn")),
     ("buffgreen.bgnn", include_bytes!("nets/buffgreen.bgnn")),
+    ("russian.bgnn", include_bytes!("nets/russian.bgnn")),
+    ("brazilian.bgnn", include_bytes!("nets/brazilian.bgnn")),
 ];
 
 /// The network of `rules`, read once; `None` where none has been trained (losing checkers,
@@ -265,9 +267,27 @@ mod tests {
                 assert!(NETWORKS.iter().any(|(name, _)| *name == file), "{file}");
             }
         }
+        // Each rule set with a network has its own, read from the file its row names.
+        let mut seen: Vec<&'static Network> = Vec::new();
+        for variant in crate::board::Variant::ALL {
+            let net = for_rules(&variant.rules());
+            assert_eq!(net.is_some(), variant.network().is_some(), "{variant:?}");
+            if let Some(net) = net {
+                assert!(seen.iter().all(|other| !std::ptr::eq(*other, net)));
+                seen.push(net);
+            }
+        }
+        assert_eq!(seen.len(), NETWORKS.len());
         let english = for_rules(&Rules::ENGLISH).expect("English network");
         let buffgreen = for_rules(&Rules::BUFF_AND_GREEN).expect("Buff and Green network");
         assert!(!std::ptr::eq(english, buffgreen));
+        let russian = crate::board::Variant::Russian.rules();
+        assert!(for_rules(&russian).is_some());
+        assert!(for_rules(&Rules {
+            losing: true,
+            ..russian
+        })
+        .is_none());
         for rules in [Rules::ENGLISH, Rules::BUFF_AND_GREEN] {
             let losing = Rules {
                 losing: true,

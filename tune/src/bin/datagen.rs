@@ -2,8 +2,8 @@
 //! searcher, written in the binary format of [`buffgreen_tune::data`], resumable.
 //!
 //! Each game starts from an opening of the rules' deck (the English 3-move deck, or the
-//! balanced Buff and Green deck), then a few uniformly random plies, so that no two games are
-//! alike. Each side is, by the game's own draw, the UCT at a few thousand iterations or the
+//! balanced Buff and Green deck), or from the start position where the rule set has no deck
+//! (Russian, Brazilian), then a few uniformly random plies, so that no two games are alike. Each side is, by the game's own draw, the UCT at a few thousand iterations or the
 //! alpha-beta searcher at a node budget of the same order of time; now and then a side plays a
 //! random move instead of its search's, so that the data also holds the positions a search
 //! tree visits after a bad move. Every quiet position (no capture pending) after the opening's
@@ -14,7 +14,7 @@
 //! (a won ending is won whoever would have botched it), and it and a few tabled plies after
 //! it (the tables playing a move that keeps the result) are labelled by their own exact value.
 //!
-//! `datagen run --out FILE [--rules english|buffgreen] ...` appends to FILE and to
+//! `datagen run --out FILE [--rules english|buffgreen|pool|russian|brazilian] ...` appends to FILE and to
 //! `FILE.progress`, a few `key value` lines that say how far it is; run again with the same
 //! `--out` it resumes where the progress file says (the seeds of a resumed run differ from
 //! those before, so no game is played twice); a data file that holds fewer positions than its
@@ -35,7 +35,7 @@ use clap::{Parser, Subcommand};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use buffgreen::board::{has_captures, Game, GameResult, Rules, Variant};
+use buffgreen::board::{has_captures, Game, GameResult, Position, Rules, Variant};
 use buffgreen::openings;
 use buffgreen::search::tables::Endgame;
 use buffgreen::search::{Control, Limits, SearchConfig, SearchEvent, Searcher};
@@ -79,7 +79,7 @@ enum Command {
     Run(RunArgs),
     /// Score a sample of a data file's positions again by a longer UCT search (resumes OUT).
     Rescore(RescoreArgs),
-    /// Print how far FILE's generation is.
+    /// Print how far FILE's generation is, and the rules its header names.
     Status {
         /// The data file.
         file: PathBuf,
@@ -91,7 +91,8 @@ struct RunArgs {
     /// The data file (its progress is FILE.progress).
     #[arg(long)]
     out: PathBuf,
-    /// The rules: a rule set's one-word name (english, buffgreen, ...).
+    /// The rules: a rule set's one-word name (english, buffgreen, pool, russian, brazilian,
+    /// ...).
     #[arg(long, default_value = "english", value_parser = rule_set)]
     rules: Variant,
     /// Losing checkers.
@@ -115,7 +116,8 @@ struct RunArgs {
     /// The alpha-beta's nodes per move: drawn per game between this and twice this.
     #[arg(long, default_value_t = 6000)]
     ab_nodes: u64,
-    /// Random plies after the deck's opening: drawn per game up to this.
+    /// Random plies after the deck's opening (or the start position, for a rule set without
+    /// a deck): drawn per game up to this.
     #[arg(long, default_value_t = 6)]
     random_plies: u32,
     /// Chance in a thousand that a side plays a random move instead of its search's.
@@ -205,7 +207,17 @@ fn main() -> ExitCode {
         Command::Status { file } => match Progress::load(&Progress::path_of(&file)) {
             Ok(Some(p)) => {
                 println!("{}", p.summary());
-                ExitCode::SUCCESS
+                // The rules come from the data file's header, which is what a reader gets.
+                match data::Reader::open(&file) {
+                    Ok(reader) => {
+                        println!("rules: {}", data::rules_name(&reader.rules()));
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("{e}");
+                        ExitCode::from(2)
+                    }
+                }
             }
             Ok(None) => {
                 eprintln!("{}: no progress file", file.display());
@@ -254,13 +266,6 @@ fn run(args: &RunArgs) -> Result<(), String> {
         losing: args.losing,
         ..args.rules.rules()
     };
-    // The rule set's own deck (the English 3-move openings, or the openings a deep search
-    // scores level under Buff and Green rules).
-    let deck = args
-        .rules
-        .deck()
-        .ok_or_else(|| format!("{} has no opening deck", args.rules.name()))?;
-    let deck = format!("{REPOSITORY}/{deck}");
     let progress_path = Progress::path_of(&args.out);
     let mut progress = Progress::load(&progress_path)
         .map_err(|e| e.to_string())?
@@ -274,14 +279,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
         None => None,
         Some(dir) => Some(open_tables(dir, &rules)?),
     };
-    let openings: Vec<Game> = openings::load(&deck, &rules)
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .map(|o| o.game)
-        .collect();
-    if openings.is_empty() {
-        return Err(format!("{deck}: no openings"));
-    }
+    let openings = openings_of(args.rules, &rules)?;
     eprintln!("datagen: resuming at {}", progress.summary());
     let session = progress.sessions;
     let shared = Mutex::new(Shared {
@@ -346,6 +344,25 @@ fn run(args: &RunArgs) -> Result<(), String> {
         return Err("stopped by an error".into());
     }
     Ok(())
+}
+
+/// The games the rule set's games start from, before their random plies: its deck's openings
+/// (the English 3-move openings, or the openings a deep search scores level under Buff and
+/// Green rules), or the start position where the table gives it no deck.
+fn openings_of(variant: Variant, rules: &Rules) -> Result<Vec<Game>, String> {
+    let Some(deck) = variant.deck() else {
+        return Ok(vec![Game::new(Position::start(rules), 0, *rules)]);
+    };
+    let deck = format!("{REPOSITORY}/{deck}");
+    let openings: Vec<Game> = openings::load(&deck, rules)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|o| o.game)
+        .collect();
+    if openings.is_empty() {
+        return Err(format!("{deck}: no openings"));
+    }
+    Ok(openings)
 }
 
 /// Makes the data written so far durable, then the progress that counts it.
