@@ -338,21 +338,6 @@ mod tests {
     }
 
     #[test]
-    fn the_family_starts_as_its_rows_say() {
-        use crate::board::Variant;
-        use crate::types::Color;
-        assert_eq!(default_deck(&Variant::Pool.rules()).len(), 174);
-        for variant in [Variant::Russian, Variant::Brazilian] {
-            let rules = variant.rules();
-            assert!(default_deck(&rules).is_empty());
-            // White moves first: the random line's first move is White's.
-            let o = random_one(1, 42, 0, &rules).unwrap();
-            assert_eq!(o.game.start().side_to_move(), Color::White);
-            assert_eq!(o.game.position().side_to_move(), Color::Black);
-        }
-    }
-
-    #[test]
     fn random_openings_too_long_to_exist_are_an_error_not_a_hang() {
         let e = random_one(160, 0, 0, &Rules::default()).unwrap_err();
         assert_eq!(
