@@ -172,7 +172,20 @@ impl Record {
             termination,
             opening: "none",
         };
-        pdn::write(&header, &self.rules, &self.start, self.played())
+        // Written as the rule set's own players read it: lidraughts writes Russian and
+        // Brazilian games in squares a1-h8, the FEN included.
+        let notation = self.rules.variant().notation();
+        let moves: Vec<String> = self
+            .played()
+            .iter()
+            .map(|mv| in_notation(mv, notation))
+            .collect();
+        pdn::write(
+            &header,
+            &self.rules,
+            &fen_in_notation(&self.start, notation),
+            &moves,
+        )
     }
 }
 
@@ -369,6 +382,56 @@ pub fn in_notation(mv: &str, notation: Notation) -> String {
     }
 }
 
+/// A FEN in square numbers (`W:W21,K22:B1-3`) as `notation` writes it: as it is in numbers,
+/// each square by its name a1-h8 in algebraic notation (`W:Wc3,Ke3:Bb8,d8,f8`). A field that
+/// names no square is kept as it is, so the engine still says what is wrong with it.
+pub fn fen_in_notation(fen: &str, notation: Notation) -> String {
+    if notation == Notation::Numeric {
+        return fen.to_string();
+    }
+    let square = |token: &str| -> Option<String> {
+        let (king, number) = match token.strip_prefix('K') {
+            Some(rest) => ("K", rest),
+            None => ("", token),
+        };
+        let named = |n: &str| {
+            n.parse::<u8>()
+                .ok()
+                .filter(|n| (1..=32).contains(n))
+                .map(|n| format!("{king}{}", algebraic(n)))
+        };
+        match number.split_once('-') {
+            // A range of squares names each of them.
+            Some((a, b)) => {
+                let (a, b) = (a.parse::<u8>().ok()?, b.parse::<u8>().ok()?);
+                if !(1..=32).contains(&a) || !(a..=32).contains(&b) {
+                    return None;
+                }
+                Some(
+                    (a..=b)
+                        .map(|n| format!("{king}{}", algebraic(n)))
+                        .collect::<Vec<_>>()
+                        .join(","),
+                )
+            }
+            None => named(number),
+        }
+    };
+    fen.split(':')
+        .map(|field| match field.chars().next() {
+            Some(colour @ ('W' | 'B')) if field.len() > 1 => {
+                let squares: Vec<String> = field[1..]
+                    .split(',')
+                    .map(|t| square(t.trim()).unwrap_or_else(|| t.to_string()))
+                    .collect();
+                format!("{colour}{}", squares.join(","))
+            }
+            _ => field.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
 /// The legal move meant by `typed` (long form or a capture's two ends, numbers or algebraic),
 /// or why none is.
 pub fn resolve(typed: &str, legal: &[String]) -> Result<String, String> {
@@ -507,6 +570,37 @@ mod tests {
         assert_eq!(in_notation("22-18", Notation::Algebraic), "c3-d4");
         assert_eq!(in_notation("22x15", Notation::Numeric), "22x15");
         assert_eq!(to_numeric("c3:e5:g7"), "22x15x8");
+        let russian = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+        assert_eq!(
+            fen_in_notation(russian, Notation::Algebraic),
+            "W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6"
+        );
+        assert_eq!(
+            fen_in_notation("B:WK22,3-5:B33,K1", Notation::Algebraic),
+            "B:WKc3,f8,h8,a7:B33,Kb8"
+        );
+        assert_eq!(fen_in_notation(russian, Notation::Numeric), russian);
+    }
+
+    #[test]
+    fn a_russian_game_is_written_in_squares_a1_h8() {
+        let rules = buffgreen_client::rules::Variant::Russian.rules();
+        let mut record = Record::new(rules, start_fen(&rules));
+        record.moves = ["22-18", "11-16", "18-15", "10x19", "24x15"]
+            .map(String::from)
+            .to_vec();
+        record.ply = 5;
+        let text = record.pdn("e", ["w", "b"], "*", "-".into(), "unterminated".into());
+        assert!(
+            text.contains("[FEN \"W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6\"]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n1. c3-d4 f6-g5 2. d4-e5 d6:f4 3. g3:e5 *\n"),
+            "{text}"
+        );
+        let game = &pdn::parse(&text).expect("reads back")[0];
+        assert_eq!(game.moves, ["c3-d4", "f6-g5", "d4-e5", "d6:f4", "g3:e5"]);
     }
 
     #[test]
