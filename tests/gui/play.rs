@@ -279,3 +279,36 @@ fn russian_draughts_with_white_first_in_algebraic_squares() {
     // Written as lidraughts writes it, squares a1-h8.
     assert!(pdn.contains("\n1. c3-d4 f6-g5 *"), "{pdn}");
 }
+
+/// An engine that announces no `Variant` option would play the family's rule sets by its two
+/// switches alone, that is Buff and Green's moves under Russian's name: refused before the
+/// game, with the reason, and no game saved.
+#[test]
+fn a_family_rule_set_is_refused_for_an_engine_without_the_variant_option() {
+    let random = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engines/random.sh");
+    let pdn = std::env::temp_dir().join(format!("bg-play-novariant-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&pdn);
+    for (key, name) in [
+        ("russian", "Russian draughts"),
+        ("pool", "American Pool checkers"),
+    ] {
+        let out = piped(
+            Command::new(BIN)
+                .args(["play", "--variant", key, "--engine"])
+                .arg(format!("cmd={random} name=random"))
+                .arg("--pdn")
+                .arg(&pdn)
+                .stderr(std::process::Stdio::piped()),
+            "quit\n",
+        );
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("error: the engine has no Variant option: it cannot play {name}\n")
+        );
+        // No game is written (the file may have been opened, to fail early if it cannot be).
+        assert_eq!(std::fs::read_to_string(&pdn).unwrap_or_default(), "");
+    }
+    let _ = std::fs::remove_file(&pdn);
+}
