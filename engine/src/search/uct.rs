@@ -86,6 +86,10 @@ pub struct Worker {
     shared: bool,
     /// Table probes made (in the tree and at playout cuts) since [`Worker::take_tbhits`].
     tbhits: u64,
+    /// The history and root (the history's address and length, the root) whose positions
+    /// begin the playout's line: each iteration cuts the line back to them instead of
+    /// copying the history again.
+    line_base: Option<(usize, usize, Position)>,
 }
 
 impl Worker {
@@ -99,6 +103,7 @@ impl Worker {
             path: Vec::with_capacity(256),
             shared: false,
             tbhits: 0,
+            line_base: None,
         }
     }
 
@@ -145,9 +150,15 @@ impl Worker {
         let family = rules.draws != DrawRules::HalfMoves;
         let mut draws = root_draws;
         if family {
-            self.playout.line.clear();
-            self.playout.line.extend_from_slice(history);
-            self.playout.line.push(pos);
+            let base = (history.as_ptr() as usize, history.len(), pos);
+            if self.line_base == Some(base) {
+                self.playout.line.truncate(history.len() + 1);
+            } else {
+                self.playout.line.clear();
+                self.playout.line.extend_from_slice(history);
+                self.playout.line.push(pos);
+                self.line_base = Some(base);
+            }
         }
         let mut index = 0u32;
         self.path.clear();
