@@ -214,10 +214,9 @@ const TABLE: [Row; 7] = [
         network: Some("english.bgnn"),
     },
     // The family has no book or tables yet (issue 61). Pool, where Black moves first, plays
-    // Buff and Green's deck and its hand-set evaluation without a network; Russian and
-    // Brazilian, where White moves first, have no deck (Buff and Green's openings are Black's
-    // first moves), so their games start from the start position and random plies, and each
-    // has a network fitted on its own games.
+    // Buff and Green's deck; Russian and Brazilian, where White moves first, have no deck
+    // (Buff and Green's openings are Black's first moves), so their games start from the
+    // start position and random plies. Each has a network fitted on its own games.
     Row {
         variant: Variant::Pool,
         backward_capture: true,
@@ -241,7 +240,7 @@ const TABLE: [Row; 7] = [
         deck: Some("openings/buffgreen-balanced.tsv"),
         book: None,
         weights: WeightSet::LongKings,
-        network: None,
+        network: Some("pool.bgnn"),
     },
     Row {
         variant: Variant::Russian,

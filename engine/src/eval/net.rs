@@ -212,11 +212,12 @@ pub fn active(pos: &Position, out: &mut [u16; 32]) -> usize {
 /// The networks compiled into the binary, by the file name the rule sets' table gives
 /// ([`crate::board::Variant::network`]); a test checks that each parses and that every name
 /// the table gives is here.
-static NETWORKS: [(&str, &[u8]); 4] = [
+static NETWORKS: [(&str, &[u8]); 5] = [
     ("english.bgnn", include_bytes!("nets/english.bgnn")),
     ("buffgreen.bgnn", include_bytes!("nets/buffgreen.bgnn")),
     ("russian.bgnn", include_bytes!("nets/russian.bgnn")),
     ("brazilian.bgnn", include_bytes!("nets/brazilian.bgnn")),
+    ("pool.bgnn", include_bytes!("nets/pool.bgnn")),
 ];
 
 /// The network of `rules`, read once; `None` where none has been trained (losing checkers,
