@@ -29,6 +29,7 @@
 
 pub mod build;
 pub mod cli;
+pub mod counting;
 mod error;
 pub mod format;
 pub mod home;
