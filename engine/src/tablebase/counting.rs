@@ -95,9 +95,9 @@ pub fn table_count(pos: &Position, rules: &Rules, clock: u32, draws: DrawCount) 
 }
 
 /// What `tb probe` adds to a family table's value of `pos` (stored entry `stored`): the
-/// last count at which a win or loss holds (its distance is a floor-raised
-/// count of plies, not plies to the conversion), and for a 7.2.7 position the diagonal
-/// count the entry is for. Empty under the clock.
+/// entry and the last count at which its win or loss holds (its distance is 127 less that
+/// count, not plies to the conversion), and for a 7.2.7 position the diagonal count the
+/// entry is for. Empty under the clock.
 pub fn describe(stored: Value, pos: &Position, rules: &Rules) -> String {
     if !counts_material(rules) {
         return String::new();
@@ -106,7 +106,7 @@ pub fn describe(stored: Value, pos: &Position, rules: &Rules) -> String {
     if let Value::Win(d @ 1..) | Value::Loss(d @ 1..) = stored {
         let last = MAX_DISTANCE - d;
         out.push_str(&format!(
-            " (holds while the material count is at most {last})"
+            " ({stored} while the material count is at most {last})"
         ));
     }
     let masks = crate::tablebase::material::Masks::of(pos);
@@ -117,4 +117,74 @@ pub fn describe(stored: Value, pos: &Position, rules: &Rules) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{fen, notation, Variant};
+
+    fn russian() -> Rules {
+        Rules {
+            draw_half_moves: 0,
+            ..Variant::Russian.rules()
+        }
+    }
+
+    #[test]
+    fn floors_follow_the_material_rules() {
+        let rules = russian();
+        let floor = |f: &str, d: u8| floor(&fen::parse(f).expect("fen"), &rules, d);
+        // 7.2.8: 10 plies; 7.2.4: 30; 7.2.7 on the long diagonal: 30, then 10.
+        assert_eq!(floor("W:WK5,K6:BK32", 0), 118);
+        assert_eq!(floor("W:WK1,K2,K3:BK32", 0), 98);
+        assert_eq!(floor("W:WK1,K2,K3:BK15", 9), 98);
+        assert_eq!(floor("W:WK1,K2,K3:BK15", 10), 118);
+        // 7.2.6 with 4 pieces: 60; no king on one side: no rule.
+        assert_eq!(floor("W:WK1,K2:BK31,K32", 0), 68);
+        assert_eq!(floor("W:W21,22:BK1", 0), 0);
+        assert_eq!(floor("W:WK5,K6:BK32", 0), 118);
+        assert_eq!(
+            super::floor(
+                &fen::parse("W:WK5:BK32").expect("fen"),
+                &Rules::BUFF_AND_GREEN,
+                0
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn a_capture_down_to_two_kings_does_not_restart_the_short_count() {
+        let rules = russian();
+        // The lone king on 32 takes the man on 28... and White's king on 5 is left against it.
+        let pos = fen::parse("B:WK5,27:BK32").expect("fen");
+        let mv = notation::parse_move(&pos, &rules, "32x23").expect("move");
+        let mut next = pos;
+        next.play_unchecked(mv);
+        assert!(!restarts(&pos, mv, &next, &rules, 0));
+        assert!(restarts(&pos, mv, &next, &Rules::BUFF_AND_GREEN, 0));
+    }
+
+    #[test]
+    fn a_seven_two_seven_position_is_read_only_at_its_stored_diagonal_count() {
+        let rules = russian();
+        let on = fen::parse("W:WK1,K2,K3:BK15").expect("fen");
+        let off = fen::parse("W:WK1,K2,K3:BK32").expect("fen");
+        assert_eq!(stored_diagonal(&on, &rules), 1);
+        assert_eq!(stored_diagonal(&off, &rules), 0);
+        let at = |c: u16, d: u8| DrawCount::counted(c, d);
+        assert_eq!(table_count(&on, &rules, 40, at(7, 1)), Some(7));
+        assert_eq!(table_count(&on, &rules, 40, at(7, 0)), None);
+        assert_eq!(table_count(&on, &rules, 40, at(7, 2)), None);
+        assert_eq!(table_count(&off, &rules, 40, at(7, 0)), Some(7));
+        assert_eq!(table_count(&off, &rules, 40, at(7, 3)), None);
+        // Elsewhere the diagonal count plays no part; under the clock the clock is read.
+        let short = fen::parse("W:WK5,K6:BK32").expect("fen");
+        assert_eq!(table_count(&short, &rules, 40, at(3, 12)), Some(3));
+        assert_eq!(
+            table_count(&on, &Rules::BUFF_AND_GREEN, 40, at(7, 0)),
+            Some(40)
+        );
+    }
 }

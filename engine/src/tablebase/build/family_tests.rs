@@ -299,6 +299,10 @@ fn options(variant: Variant, dir: &str, pieces: u32) -> BuildOptions {
 fn small_slices_match(variant: Variant) -> Vec<(Material, [u64; 3])> {
     let opts = options(variant, variant.key(), 3);
     build(&opts, &mut |_| {}).expect("built");
+    let report =
+        crate::tablebase::probe::verify::verify(&opts.dir, 2, &mut |_| {}).expect("verified");
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(report.rules, opts.rules);
     // Dependency order; K+M against K crowns into K+K against K.
     let slices: Vec<Material> = ["0101", "0110", "0102", "0111"]
         .iter()
