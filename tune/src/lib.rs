@@ -39,13 +39,16 @@ pub fn black_result(value: Value, side_to_move: Color) -> f64 {
 
 /// The tables' result of `pos` at `clock` (and the 8x8 family's counters `draws`, which
 /// tables of Russian and Brazilian read) from Black's view; `None` when the tables do not
-/// cover it (or a 7.2.7 position stands at a diagonal count they do not hold) or its slice
-/// cannot be read.
+/// cover it (or a 7.2.7 entry does not hold at the game's diagonal count) or its slice cannot
+/// be read.
 pub fn table_label(tb: &Tablebase, pos: &Position, clock: u32, draws: DrawCount) -> Option<f64> {
     if !tb.covers(pos) {
         return None;
     }
-    let count = counting::table_count(pos, tb.rules(), clock, draws)?;
+    let count = counting::table_count(tb.rules(), clock, draws);
     let value = tb.probe_at(pos, count).ok()?;
+    if !counting::answers(value, pos, tb.rules(), draws) {
+        return None;
+    }
     Some(black_result(value, pos.side_to_move()))
 }

@@ -92,23 +92,28 @@ impl Endgame {
     /// The result of `pos` at no-progress clock `clock` (in tables of Russian and Brazilian,
     /// at the material count of `draws`, see [`counting::table_count`]) for its side to move,
     /// when covered (a missing slice, or a block that fails its check, is taken as not
-    /// covered; the engine says the first such failure, see [`Tablebase::take_fault`]; a
-    /// 7.2.7 position whose diagonal count the table does not hold is not covered either).
+    /// covered; the engine says the first such failure, see [`Tablebase::take_fault`]; so is
+    /// a 7.2.7 entry that does not hold at the game's diagonal count, see
+    /// [`counting::answers`]).
     /// Without draws (see [`Endgame::without_draws`]) a draw is no answer.
     #[inline]
     pub fn probe(&self, pos: &Position, clock: u32, draws: DrawCount) -> Option<Value> {
-        let count = counting::table_count(pos, self.tb.rules(), clock, draws)?;
-        self.exact(pos, count)
+        self.exact(pos, clock, draws)
             .filter(|&v| self.draws || v != Value::Draw)
     }
 
-    /// [`Endgame::probe`] at the count the table reads, draws included.
+    /// [`Endgame::probe`], draws included.
     #[inline]
-    fn exact(&self, pos: &Position, clock: u32) -> Option<Value> {
+    fn exact(&self, pos: &Position, clock: u32, draws: DrawCount) -> Option<Value> {
         if !self.covers(pos) {
             return None;
         }
-        self.tb.probe_at(pos, clock).ok()
+        let rules = self.tb.rules();
+        let value = self
+            .tb
+            .probe_at(pos, counting::table_count(rules, clock, draws))
+            .ok()?;
+        counting::answers(value, pos, rules, draws).then_some(value)
     }
 
     /// True when the root of the search is a tabled draw (see [`Endgame::without_draws`]).
@@ -130,7 +135,7 @@ impl Endgame {
         clock: u32,
         draws: DrawCount,
     ) -> Option<RootTable> {
-        let value = self.exact(pos, counting::table_count(pos, rules, clock, draws)?)?;
+        let value = self.exact(pos, clock, draws)?;
         let mut list = MoveList::new();
         generate_moves(pos, rules, &mut list);
         let mut probes = 1;
@@ -147,8 +152,7 @@ impl Endgame {
             // 7.2.7 successor stands at a diagonal count the table does not hold); then the
             // root is searched as usual.
             let v = if has_moves(&next, rules) {
-                let count = counting::table_count(&next, rules, after, next_draws)?;
-                self.exact(&next, count)?
+                self.exact(&next, after, next_draws)?
             } else {
                 self.tb.stuck()
             };

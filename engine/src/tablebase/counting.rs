@@ -80,18 +80,39 @@ pub fn stored_diagonal(pos: &Position, rules: &Rules) -> u8 {
     u8::from(counts_material(rules) && lone_on_diagonal(pos))
 }
 
-/// The count a table entry of `pos` is read at, for a game at no-progress clock `clock`
-/// with the family's counters `draws`: the clock, or under the material rules the count;
-/// `None` when the entry does not hold the answer (a 7.2.7 position with a diagonal count
-/// other than the stored one, see [`stored_diagonal`]): the caller searches instead.
+/// The count a table entry is read at, for a game at no-progress clock `clock` with the
+/// family's counters `draws`: the clock, or under the material rules the count.
 #[inline]
-pub fn table_count(pos: &Position, rules: &Rules, clock: u32, draws: DrawCount) -> Option<u32> {
-    if !counts_material(rules) {
-        return Some(clock);
+pub fn table_count(rules: &Rules, clock: u32, draws: DrawCount) -> u32 {
+    if counts_material(rules) {
+        draws.count()
+    } else {
+        clock
     }
-    let material = crate::tablebase::material::Masks::of(pos);
-    let layered = layered(Material::of(&material), rules);
-    (!layered || draws.diagonal() == u32::from(stored_diagonal(pos, rules))).then(|| draws.count())
+}
+
+/// True when `value`, the entry of `pos` read at [`table_count`], is the game's result with
+/// the family's counters `draws`. Always, but in a 7.2.7 slice, whose entry holds one
+/// diagonal count ([`stored_diagonal`]): a higher diagonal count only brings draws nearer, so
+/// there a draw still holds, and at a lower one a win or loss; anything else is no answer
+/// (the caller searches instead).
+#[inline]
+pub fn answers(value: Value, pos: &Position, rules: &Rules, draws: DrawCount) -> bool {
+    if !counts_material(rules) {
+        return true;
+    }
+    let masks = crate::tablebase::material::Masks::of(pos);
+    if !layered(Material::of(&masks), rules) {
+        return true;
+    }
+    match draws
+        .diagonal()
+        .cmp(&u32::from(stored_diagonal(pos, rules)))
+    {
+        std::cmp::Ordering::Equal => true,
+        std::cmp::Ordering::Greater => value == Value::Draw,
+        std::cmp::Ordering::Less => value != Value::Draw,
+    }
 }
 
 /// What `tb probe` adds to a family table's value of `pos` (stored entry `stored`): the
@@ -167,24 +188,24 @@ mod tests {
     }
 
     #[test]
-    fn a_seven_two_seven_position_is_read_only_at_its_stored_diagonal_count() {
+    fn a_seven_two_seven_entry_answers_at_other_diagonal_counts_only_where_it_must_hold() {
         let rules = russian();
         let on = fen::parse("W:WK1,K2,K3:BK15").expect("fen");
         let off = fen::parse("W:WK1,K2,K3:BK32").expect("fen");
         assert_eq!(stored_diagonal(&on, &rules), 1);
         assert_eq!(stored_diagonal(&off, &rules), 0);
         let at = |c: u16, d: u8| DrawCount::counted(c, d);
-        assert_eq!(table_count(&on, &rules, 40, at(7, 1)), Some(7));
-        assert_eq!(table_count(&on, &rules, 40, at(7, 0)), None);
-        assert_eq!(table_count(&on, &rules, 40, at(7, 2)), None);
-        assert_eq!(table_count(&off, &rules, 40, at(7, 0)), Some(7));
-        assert_eq!(table_count(&off, &rules, 40, at(7, 3)), None);
-        // Elsewhere the diagonal count plays no part; under the clock the clock is read.
+        assert_eq!(table_count(&rules, 40, at(7, 1)), 7);
+        assert_eq!(table_count(&Rules::BUFF_AND_GREEN, 40, at(7, 1)), 40);
+        let (win, draw) = (Value::Win(100), Value::Draw);
+        // At the stored count anything; above it draws; below it wins and losses.
+        assert!(answers(win, &on, &rules, at(7, 1)) && answers(draw, &on, &rules, at(7, 1)));
+        assert!(!answers(win, &on, &rules, at(7, 2)) && answers(draw, &on, &rules, at(7, 9)));
+        assert!(answers(win, &on, &rules, at(7, 0)) && !answers(draw, &on, &rules, at(7, 0)));
+        assert!(answers(win, &off, &rules, at(7, 0)) && !answers(win, &off, &rules, at(7, 3)));
+        // Elsewhere, and under the clock, the diagonal count plays no part.
         let short = fen::parse("W:WK5,K6:BK32").expect("fen");
-        assert_eq!(table_count(&short, &rules, 40, at(3, 12)), Some(3));
-        assert_eq!(
-            table_count(&on, &Rules::BUFF_AND_GREEN, 40, at(7, 0)),
-            Some(40)
-        );
+        assert!(answers(win, &short, &rules, at(3, 12)));
+        assert!(answers(win, &on, &Rules::BUFF_AND_GREEN, at(7, 5)));
     }
 }

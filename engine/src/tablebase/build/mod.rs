@@ -3,8 +3,8 @@
 //! A slice is closed under the moves that keep the clock running (a quiet move that does not
 //! crown keeps the material), and every capture or crowning leads to a slice built earlier.
 //! So each slice is solved on its own, reading the finished slices for its zeroing moves:
-//! 1. Every position is valued from its zeroing moves alone ([`one_step`] with the moves
-//!    inside the slice still unknown): no move is `loss 0` (`win 0` under losing rules), a
+//! 1. Every position is valued from its zeroing moves alone (the one-step rule,
+//!    [`crate::tablebase::solve::one_step`], with the moves inside the slice still unknown): no move is `loss 0` (`win 0` under losing rules), a
 //!    zeroing move into a loss is `win 1`, only zeroing moves and all into wins is `loss 1`.
 //!    Each unresolved position also gets a count of its moves inside the slice (or a count
 //!    that never runs out, when a zeroing move reaches a draw).
@@ -21,10 +21,18 @@
 //! two levels the work is saved now and then ([`resume`]), so a stopped build goes on from
 //! there.
 //!
+//! Russian and Brazilian ([`counting`]): a position found at level `k` is written at
+//! `max(k, floor)` (a loss also at least its slowest move out of the slice), a win by a move
+//! out of the slice that does not restart the count (so costs more than 1) waits for the level
+//! of its cost unless a move inside wins sooner, and the levels go on past those that add
+//! nothing while floors or such wins lie ahead. The 7.2.7 slices are solved once per diagonal
+//! count (`layers`). A family slice's work is not saved.
+//!
 //! Layout: this file runs the analysis; [`resume`] saves and restores a build's work within
 //! a large slice, `progress` reports a build's events, `store` holds the finished slices a
-//! build reads, [`plan`] cuts a build into levels for many machines and [`status`] tells how far
-//! a build is.
+//! build reads, `layers` the 7.2.7 slices' layers, [`plan`] cuts a build into levels for many
+//! machines and [`status`] tells how far a build is; `family_tests` checks family tables
+//! against an independent solver.
 
 #[cfg(test)]
 mod family_tests;
