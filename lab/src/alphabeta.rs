@@ -13,10 +13,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use buffgreen::board::count::Node;
-use buffgreen::board::{generate_moves, next_clock, zobrist, MoveList, Position, Rules};
+use buffgreen::board::{generate_moves, next_clock, zobrist, DrawCount, MoveList, Position, Rules};
 use buffgreen::eval;
 use buffgreen::search::tables::Endgame;
-use buffgreen::tablebase::Value;
+use buffgreen::tablebase::{counting, Value};
 use buffgreen::types::Move;
 
 /// The score of a won game at the root, less one per ply to it.
@@ -263,7 +263,13 @@ impl Searcher {
         if rules.draw_half_moves > 0 && clock >= rules.draw_half_moves {
             return 0;
         }
-        if let Some(v) = self.tables.as_ref().and_then(|t| t.probe(pos, clock)) {
+        // This search keeps no counters of the 8x8 family's draw rules: tables of Russian
+        // and Brazilian, read at a material count, are not probed (it searches instead).
+        let tables = self
+            .tables
+            .as_ref()
+            .filter(|_| !counting::counts_material(&rules));
+        if let Some(v) = tables.and_then(|t| t.probe(pos, clock, DrawCount::default())) {
             return match v {
                 Value::Win(_) => TABLED - ply as i32,
                 Value::Loss(_) => -(TABLED - ply as i32),

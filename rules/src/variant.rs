@@ -213,10 +213,10 @@ const TABLE: [Row; 7] = [
         weights: WeightSet::ShortKings,
         network: Some("english.bgnn"),
     },
-    // The family has no book or tables yet (issue 61). Pool, where Black moves first, plays
-    // Buff and Green's deck; Russian and Brazilian, where White moves first, have no deck
-    // (Buff and Green's openings are Black's first moves), so their games start from the
-    // start position and random plies. Each has a network fitted on its own games.
+    // The family has no book yet, and Pool no tables (issue 61). Pool, where Black moves
+    // first, plays Buff and Green's deck; Russian and Brazilian, where White moves first, have
+    // no deck (Buff and Green's openings are Black's first moves), so their games start from
+    // the start position and random plies. Each has a network fitted on its own games.
     Row {
         variant: Variant::Pool,
         backward_capture: true,

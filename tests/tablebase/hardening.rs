@@ -199,7 +199,7 @@ fn every_header_field_is_checked_against_the_formats_limits() {
     let dir = copy_of(&tables(2, &Rules::BUFF_AND_GREEN), "tb-fields");
     let path = dir.join("b0m1k-w0m1k.bgtb");
     let good = std::fs::read(&path).expect("readable");
-    let cases: [(usize, &[u8], String); 7] = [
+    let cases: [(usize, &[u8], String); 9] = [
         (
             8,
             &[4, 0, 0, 0],
@@ -208,8 +208,19 @@ fn every_header_field_is_checked_against_the_formats_limits() {
         ),
         (
             12,
-            &[8, 0, 0, 0],
-            "bad header: unknown rule switches 0x8".into(),
+            &[0x20, 0, 0, 0],
+            "bad header: unknown rule switches 0x20".into(),
+        ),
+        (
+            12,
+            &[0x1b, 0, 0, 0],
+            "bad header: unknown rule switches 0x1b".into(),
+        ),
+        // Bits 3-4 name Russian or Brazilian, whose switches are both on.
+        (
+            12,
+            &[0x08, 0, 0, 0],
+            "bad header: rule switches 0x8 are not those of Russian draughts".into(),
         ),
         (
             16,

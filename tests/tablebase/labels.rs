@@ -2,7 +2,7 @@
 //! Black's view, at their clock, under both rule settings, and the data files datagen writes
 //! and the fits read.
 
-use buffgreen::board::{fen, Rules};
+use buffgreen::board::{fen, DrawCount, Rules};
 use buffgreen::tablebase::Tablebase;
 use std::io::Write;
 
@@ -35,7 +35,7 @@ fn table_labels_of_named_endings() {
         let tb = Tablebase::open(dir, rules).expect("tables open");
         let pos = fen::parse(text).expect("valid FEN");
         assert_eq!(
-            table_label(&tb, &pos, clock),
+            table_label(&tb, &pos, clock, DrawCount::default()),
             want,
             "{text} at clock {clock}"
         );

@@ -11,8 +11,8 @@ pub mod data;
 pub mod progress;
 pub mod rescore;
 
-use buffgreen::board::Position;
-use buffgreen::tablebase::{Tablebase, Value};
+use buffgreen::board::{DrawCount, Position};
+use buffgreen::tablebase::{counting, Tablebase, Value};
 use buffgreen::types::Color;
 
 /// Where a position's label comes from.
@@ -37,12 +37,18 @@ pub fn black_result(value: Value, side_to_move: Color) -> f64 {
     }
 }
 
-/// The tables' result of `pos` at `clock` from Black's view; `None` when the tables do not
-/// cover it or its slice cannot be read.
-pub fn table_label(tb: &Tablebase, pos: &Position, clock: u32) -> Option<f64> {
+/// The tables' result of `pos` at `clock` (and the 8x8 family's counters `draws`, which
+/// tables of Russian and Brazilian read) from Black's view; `None` when the tables do not
+/// cover it (or a 7.2.7 entry does not hold at the game's diagonal count) or its slice cannot
+/// be read.
+pub fn table_label(tb: &Tablebase, pos: &Position, clock: u32, draws: DrawCount) -> Option<f64> {
     if !tb.covers(pos) {
         return None;
     }
-    let value = tb.probe_at(pos, clock).ok()?;
+    let count = counting::table_count(tb.rules(), clock, draws);
+    let value = tb.probe_at(pos, count).ok()?;
+    if !counting::answers(value, pos, tb.rules(), draws) {
+        return None;
+    }
     Some(black_result(value, pos.side_to_move()))
 }

@@ -127,7 +127,7 @@ impl Material {
 
 /// True when a lone king stands on the long diagonal against three pieces with a king (the
 /// position after which lidraughts counts a ply for 7.2.7, whoever moved).
-fn lone_on_diagonal(pos: &Position) -> bool {
+pub fn lone_on_diagonal(pos: &Position) -> bool {
     [Color::White, Color::Black].into_iter().any(|weak| {
         let strong = !weak;
         pos.pieces(weak).count() == 1
@@ -245,6 +245,30 @@ impl DrawCount {
         u32::from(self.count)
     }
 
+    /// Russian 7.2.7: the plies after which a lone king stood on the long diagonal against
+    /// three pieces with a king (0 under the other rules).
+    pub fn diagonal(self) -> u32 {
+        u32::from(self.diagonal)
+    }
+
+    /// Counters with `count` plies counted and `diagonal` plies on the long diagonal (the
+    /// plies since the last irreversible move 0): the state the endgame tables solve over.
+    pub fn counted(count: u16, diagonal: u8) -> DrawCount {
+        DrawCount {
+            count,
+            reversible: 0,
+            diagonal,
+        }
+    }
+
+    /// True when `mv`, played in `before` with these counters, gave `after` with the
+    /// material count restarted (at 0 there, under [`DrawRules::Russian`]): what the
+    /// endgame tables read as the end of a count, from the same rules as [`DrawCount::after`].
+    pub fn restarts(self, before: &Position, mv: Move, after: &Position, rules: &Rules) -> bool {
+        // Without a restart the count grows by one, so only a restart leaves it at 0.
+        self.after(before, mv, after, rules).count == 0
+    }
+
     /// Which of the family's rules draws the game now, if one does: the material rule's count
     /// is reached, or the last of `line` (the positions of the game so far, oldest first, the
     /// current one last) stands there for the third time with the same side to move, within
@@ -267,6 +291,12 @@ impl DrawCount {
     pub fn drawn(self, line: &[Position], rules: &Rules) -> bool {
         self.draw(line, rules).is_some()
     }
+}
+
+/// The plies of material count after which Russian rules draw `pos` with `diagonal` plies
+/// counted for 7.2.7 (`None`: no material rule applies, the count never draws it).
+pub fn material_limit(pos: &Position, diagonal: u8) -> Option<u32> {
+    Material::of(pos, diagonal).map(|m| u32::from(m.limit()))
 }
 
 /// True when the last of `line` stood at least twice before with the same side to move

@@ -165,7 +165,7 @@ impl Playout {
             // A covered position ends the playout at once, whether or not the cut is reached:
             // its result is exact, and random moves from it would only add noise (a won
             // ending thrown away by a random blunder).
-            if let Some(value) = tables.and_then(|t| t.probe(&pos, clock)) {
+            if let Some(value) = tables.and_then(|t| t.probe(&pos, clock, self.draws)) {
                 self.tbhits += 1;
                 return (tabled(value, &pos, start), ply);
             }

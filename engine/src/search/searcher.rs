@@ -148,7 +148,7 @@ impl Searcher {
         // while a kept tree is compacted.
         let tabled = tables
             .as_deref()
-            .and_then(|t| t.root(game.position(), game.rules(), game.clock()));
+            .and_then(|t| t.root(game.position(), game.rules(), game.clock(), game.draws()));
         let keep: Vec<Move> = tabled.as_ref().map_or_else(Vec::new, |root| {
             root.moves
                 .iter()
@@ -555,7 +555,8 @@ mod tests {
             if game.result() != GameResult::Ongoing {
                 continue;
             }
-            let Some(root) = tables.root(game.position(), &rules, game.clock()) else {
+            let Some(root) = tables.root(game.position(), &rules, game.clock(), game.draws())
+            else {
                 continue;
             };
             let Some(index) = s.last.as_ref().and_then(|k| k.find(&game, &s.tree)) else {
@@ -597,7 +598,9 @@ mod tests {
         for f in ["W:WK13:B1,15", "W:WK17:B1,15", "W:WK20:B2,15"] {
             let pos = crate::board::fen::parse(f).expect("fen");
             let game = Game::new(pos, 0, rules);
-            let root = tables.root(&pos, &rules, 0).expect("tabled");
+            let root = tables
+                .root(&pos, &rules, 0, crate::board::DrawCount::default())
+                .expect("tabled");
             assert_eq!(root.value, Value::Draw, "{f}");
             assert!(root.moves.len() >= 2, "{f}: {:?}", root.moves);
             let mut s = Searcher::new(&SearchConfig::default());

@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use crate::board::{generate_moves, has_moves, next_clock, MoveList, Position, Rules};
+use crate::board::{generate_moves, has_moves, next_clock, DrawCount, MoveList, Position, Rules};
 use crate::search::solver::Proof;
-use crate::tablebase::{Tablebase, Value};
+use crate::tablebase::{counting, Tablebase, Value};
 use crate::types::Move;
 
 /// Plies of a proof that comes from the tables start here (see the module comment).
@@ -89,23 +89,31 @@ impl Endgame {
         pos.occupied().count() <= self.pieces && self.tb.covers(pos)
     }
 
-    /// The result of `pos` at no-progress clock `clock` for its side to move, when covered
-    /// (a missing slice, or a block that fails its check, is taken as not covered; the
-    /// engine says the first such failure, see [`Tablebase::take_fault`]).
+    /// The result of `pos` at no-progress clock `clock` (in tables of Russian and Brazilian,
+    /// at the material count of `draws`, see [`counting::table_count`]) for its side to move,
+    /// when covered (a missing slice, or a block that fails its check, is taken as not
+    /// covered; the engine says the first such failure, see [`Tablebase::take_fault`]; so is
+    /// a 7.2.7 entry that does not hold at the game's diagonal count, see
+    /// [`counting::answers`]).
     /// Without draws (see [`Endgame::without_draws`]) a draw is no answer.
     #[inline]
-    pub fn probe(&self, pos: &Position, clock: u32) -> Option<Value> {
-        self.exact(pos, clock)
+    pub fn probe(&self, pos: &Position, clock: u32, draws: DrawCount) -> Option<Value> {
+        self.exact(pos, clock, draws)
             .filter(|&v| self.draws || v != Value::Draw)
     }
 
     /// [`Endgame::probe`], draws included.
     #[inline]
-    fn exact(&self, pos: &Position, clock: u32) -> Option<Value> {
+    fn exact(&self, pos: &Position, clock: u32, draws: DrawCount) -> Option<Value> {
         if !self.covers(pos) {
             return None;
         }
-        self.tb.probe_at(pos, clock).ok()
+        let rules = self.tb.rules();
+        let value = self
+            .tb
+            .probe_at(pos, counting::table_count(rules, clock, draws))
+            .ok()?;
+        counting::answers(value, pos, rules, draws).then_some(value)
     }
 
     /// True when the root of the search is a tabled draw (see [`Endgame::without_draws`]).
@@ -117,28 +125,39 @@ impl Endgame {
     /// covered: for a win, the moves of the fastest conversion (so the win always converts
     /// within the clock, even without a draw rule); for a draw, every move that keeps the
     /// draw; for a loss, the moves that put the conversion off longest. A move's cost is 1
-    /// when it captures or crowns (the clock restarts) and `d' + 1` otherwise, with `d'` the
-    /// opponent's distance after it, as the tables count.
-    pub fn root(&self, pos: &Position, rules: &Rules, clock: u32) -> Option<RootTable> {
-        let value = self.exact(pos, clock)?;
+    /// when it restarts the count (captures or crowns, see [`counting::restarts`]) and
+    /// `d' + 1` otherwise, with `d'` the opponent's distance after it, as the tables count.
+    /// `draws`: the family's counters at the root (see [`Endgame::probe`]).
+    pub fn root(
+        &self,
+        pos: &Position,
+        rules: &Rules,
+        clock: u32,
+        draws: DrawCount,
+    ) -> Option<RootTable> {
+        let value = self.exact(pos, clock, draws)?;
         let mut list = MoveList::new();
         generate_moves(pos, rules, &mut list);
         let mut probes = 1;
         let mut keyed = Vec::with_capacity(list.len());
+        let diagonal = draws.diagonal().min(u32::from(counting::DIAGONAL_LAYERS)) as u8;
         for &mv in list.iter() {
             let mut next = *pos;
             next.play_unchecked(mv);
             let after = next_clock(mv, clock);
+            let next_draws = draws.after(pos, mv, &next, rules);
             probes += 1;
             // Pieces never come back: every successor of a covered position is covered (or
-            // has no move: it took the last piece), unless a slice failed to load; then the
+            // has no move: it took the last piece), unless a slice failed to load (or a
+            // 7.2.7 successor stands at a diagonal count the table does not hold); then the
             // root is searched as usual.
             let v = if has_moves(&next, rules) {
-                self.exact(&next, after)?
+                self.exact(&next, after, next_draws)?
             } else {
                 self.tb.stuck()
             };
-            let cost = |d: u32| if after == 0 { 1 } else { d + 1 };
+            let restarts = counting::restarts(pos, mv, &next, rules, diagonal);
+            let cost = |d: u32| if restarts { 1 } else { d + 1 };
             // The key orders the moves that keep the result, best first.
             let key = match (value, v) {
                 (Value::Win(_), Value::Loss(d)) => Some(cost(d)),

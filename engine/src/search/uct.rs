@@ -221,7 +221,7 @@ impl Worker {
             // chooses its move (see `Endgame::root`).
             if let Some(value) = tables
                 .filter(|_| index != 0)
-                .and_then(|t| t.probe(&pos, clock))
+                .and_then(|t| t.probe(&pos, clock, draws))
             {
                 self.tbhits += 1;
                 // Below the root a zero clock means the move into the node zeroed it.

@@ -11,6 +11,7 @@ use crate::board::fen;
 use crate::cli::GameRuleFlags;
 use crate::tablebase::build::progress::Progress;
 use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
+use crate::tablebase::counting;
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::probe::verify::{verify, SliceChecked};
 use crate::tablebase::{Tablebase, TbError};
@@ -134,7 +135,9 @@ pub struct ProbeArgs {
     /// The position, PDN FEN.
     #[arg(long)]
     pub fen: String,
-    /// No-progress clock: half-moves since the last capture or crowning.
+    /// No-progress clock: half-moves since the last capture or crowning; under Russian and
+    /// Brazilian tables the material count instead (plies counted under the material rule
+    /// in force, as the game's draw counters have it).
     #[arg(long, default_value_t = 0)]
     pub clock: u32,
     #[command(flatten)]
@@ -332,10 +335,14 @@ fn run_probe(a: &ProbeArgs) -> i32 {
         eprintln!("{NO_DEFAULT}");
         return 2;
     };
-    let result = Tablebase::open(&dir, &a.rules.rules()).and_then(|tb| tb.probe_at(&pos, a.clock));
+    let rules = a.rules.rules();
+    let result = Tablebase::open(&dir, &rules).and_then(|tb| {
+        let stored = tb.probe(&pos)?;
+        Ok((tb.probe_at(&pos, a.clock)?, stored))
+    });
     match result {
-        Ok(v) => {
-            println!("{v}");
+        Ok((v, stored)) => {
+            println!("{v}{}", counting::describe(stored, &pos, &rules));
             0
         }
         // A position the tables do not hold is a negative answer, as a position not in the

@@ -9,6 +9,11 @@
 //! - `loss d`: the same for the opponent (`loss 0`: the side to move has no move).
 //! - `draw`: neither side can force such an event within `D` plies (or ever, with `D` = 0).
 //!
+//! Tables of Russian and Brazilian draughts count their material draw rules instead of the
+//! clock: an entry is read at the game's material count with `D` = 127, a position under a
+//! material rule holds no distance below its floor, and Russian 7.2.7's slices are solved
+//! over its diagonal count too (see [`counting`] and docs/tablebase.md).
+//!
 //! Tables of losing checkers (`Rules::losing`, a header flag) hold the same values by the
 //! losing results: a side without a move has won (`win 0`, stored in the byte that means
 //! `loss 0` in a normal table: see [`solve::STUCK`]), and a winning conversion is one after
@@ -17,7 +22,8 @@
 //! Layout: the rooms are cut by job, with what they all share beside them.
 //! - the positions: [`material`] names the slices and orders them, [`index`] numbers the
 //!   positions of a slice, [`unmove`] generates predecessors, [`solve`] is the one-step rule
-//!   shared by the builder and the verifier, and `work` spreads a pass over threads;
+//!   shared by the builder and the verifier, [`counting`] what a table counts toward a draw
+//!   (the clock, or the family's material count), and `work` spreads a pass over threads;
 //! - [`build`]: the retrograde analysis, its saved work, its progress, the finished slices it
 //!   reads, the plan that cuts a build into levels for many machines and its status;
 //! - [`format`](mod@format): the slice files (header, plain and compressed entries, the
@@ -29,6 +35,7 @@
 
 pub mod build;
 pub mod cli;
+pub mod counting;
 mod error;
 pub mod format;
 pub mod home;

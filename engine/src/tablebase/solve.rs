@@ -4,6 +4,8 @@
 use std::fmt;
 
 use crate::board::{generate_moves, MoveList, Position, Rules};
+use crate::tablebase::counting;
+use crate::types::Move;
 
 /// The largest distance an entry can hold.
 pub const MAX_DISTANCE: u32 = 127;
@@ -98,11 +100,12 @@ pub fn distance_limit(draw_half_moves: u32) -> u32 {
 }
 
 /// The value of `pos` from the values of its successors: `lookup(next, zeroing)` gives the
-/// entry of the position after a move (`zeroing`: the move captured or crowned, so the clock
-/// restarts at 0 there). A move into a loss in `d'` wins in 1 if it zeroes, else in `d' + 1`;
-/// the side to move wins by its fastest such move, and loses only if every move leads to a
-/// win of the opponent, by the slowest. Distances beyond `limit` are draws. A position
-/// without a move is [`Value::stuck`] under `rules`.
+/// entry of the position after a move (`zeroing`: the move restarts the count, see
+/// [`counting::restarts`]: under the clock a capture or crowning). A move into a loss in `d'`
+/// wins in 1 if it zeroes, else in `d' + 1`; the side to move wins by its fastest such move,
+/// and loses only if every move leads to a win of the opponent, by the slowest; either is
+/// raised to the position's floor ([`counting::floor`], 0 under the clock). Distances beyond
+/// `limit` are draws. A position without a move is [`Value::stuck`] under `rules`.
 pub fn one_step(
     pos: &Position,
     rules: &Rules,
@@ -110,7 +113,8 @@ pub fn one_step(
     list: &mut MoveList,
     mut lookup: impl FnMut(&Position, bool) -> u8,
 ) -> Value {
-    let mut step = Step::new(rules, limit);
+    let diagonal = counting::stored_diagonal(pos, rules);
+    let mut step = Step::new(rules, limit, counting::floor(pos, rules, diagonal));
     for_each_successor(pos, rules, list, |next, zeroing| {
         step.add(lookup(next, zeroing), zeroing)
     });
@@ -118,18 +122,37 @@ pub fn one_step(
 }
 
 /// Calls `f(next, zeroing)` for the position after each legal move of `pos` (`zeroing`: the
-/// move captured or crowned), generating the moves into `list`.
+/// move restarts the count, see [`counting::restarts`], at the diagonal count a stored entry
+/// of `pos` is for), generating the moves into `list`.
 pub(crate) fn for_each_successor(
     pos: &Position,
     rules: &Rules,
     list: &mut MoveList,
     mut f: impl FnMut(&Position, bool),
 ) {
+    let diagonal = counting::stored_diagonal(pos, rules);
+    for_each_successor_at(pos, rules, diagonal, list, |next, _, zeroing| {
+        f(next, zeroing)
+    });
+}
+
+/// [`for_each_successor`] at the 7.2.7 diagonal count `diagonal`, with each move.
+pub(crate) fn for_each_successor_at(
+    pos: &Position,
+    rules: &Rules,
+    diagonal: u8,
+    list: &mut MoveList,
+    mut f: impl FnMut(&Position, Move, bool),
+) {
     generate_moves(pos, rules, list);
-    for mv in list.iter() {
+    for &mv in list.iter() {
         let mut next = *pos;
-        next.play_unchecked(*mv);
-        f(&next, mv.is_capture() || mv.crowns());
+        next.play_unchecked(mv);
+        f(
+            &next,
+            mv,
+            counting::restarts(pos, mv, &next, rules, diagonal),
+        );
     }
 }
 
@@ -139,6 +162,7 @@ pub(crate) fn for_each_successor(
 pub(crate) struct Step {
     losing: bool,
     limit: u32,
+    floor: u32,
     moves: u32,
     best_win: u32,
     all_lose: bool,
@@ -146,11 +170,13 @@ pub(crate) struct Step {
 }
 
 impl Step {
-    /// No move seen yet.
-    pub(crate) fn new(rules: &Rules, limit: u32) -> Step {
+    /// No move seen yet, for a position whose entry is at least `floor` (see
+    /// [`counting::floor`]; 0 under the clock).
+    pub(crate) fn new(rules: &Rules, limit: u32, floor: u32) -> Step {
         Step {
             losing: rules.losing,
             limit,
+            floor,
             moves: 0,
             best_win: u32::MAX,
             all_lose: true,
@@ -158,7 +184,7 @@ impl Step {
         }
     }
 
-    /// A move whose successor's entry is `code` (`zeroing`: the move captured or crowned).
+    /// A move whose successor's entry is `code` (`zeroing`: the move restarts the count).
     #[inline]
     pub(crate) fn add(&mut self, code: u8, zeroing: bool) {
         self.moves += 1;
@@ -182,12 +208,28 @@ impl Step {
         if self.moves == 0 {
             Value::stuck(self.losing)
         } else if self.best_win != u32::MAX {
-            Value::Win(self.best_win)
+            Value::Win(self.best_win.max(self.floor))
         } else if self.all_lose && self.worst_loss <= self.limit {
-            Value::Loss(self.worst_loss)
+            Value::Loss(self.worst_loss.max(self.floor))
         } else {
             Value::Draw
         }
+    }
+
+    /// The cost of the fastest win among the moves added, if one wins within the limit.
+    pub(crate) fn best_win(&self) -> Option<u32> {
+        (self.best_win != u32::MAX).then_some(self.best_win)
+    }
+
+    /// True when a move added keeps the position from being lost: it reaches a draw, or a
+    /// win of the opponent too slow for the limit.
+    pub(crate) fn escapes(&self) -> bool {
+        !self.all_lose || self.worst_loss > self.limit
+    }
+
+    /// The cost of the slowest of the moves added into a win of the opponent (0: none).
+    pub(crate) fn worst_loss(&self) -> u32 {
+        self.worst_loss
     }
 }
 

@@ -452,7 +452,7 @@ impl<'a> Generator<'a> {
             }
             let (pos, clock) = (*game.position(), game.clock());
             if let Some(t) = self.tables.filter(|t| t.covers(&pos)) {
-                if let Some(black) = table_label(t.tablebase(), &pos, clock) {
+                if let Some(black) = table_label(t.tablebase(), &pos, clock, game.draws()) {
                     tabled = Some(black);
                     break;
                 }
@@ -555,7 +555,7 @@ fn tabled_line(
     let mut out = Vec::new();
     for ply in 0..=TABLED_PLIES {
         let (pos, clock) = (*game.position(), game.clock());
-        let Some(black) = table_label(t.tablebase(), &pos, clock) else {
+        let Some(black) = table_label(t.tablebase(), &pos, clock, game.draws()) else {
             break;
         };
         if !has_captures(&pos, rules) {
@@ -571,7 +571,7 @@ fn tabled_line(
         if ply == TABLED_PLIES || game.result() != GameResult::Ongoing {
             break;
         }
-        let Some(root) = t.root(&pos, game.rules(), clock) else {
+        let Some(root) = t.root(&pos, game.rules(), clock, game.draws()) else {
             break;
         };
         if root.moves.is_empty() || !game.play(root.moves[rng.gen_range(0..root.moves.len())]) {

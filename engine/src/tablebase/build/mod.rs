@@ -3,8 +3,8 @@
 //! A slice is closed under the moves that keep the clock running (a quiet move that does not
 //! crown keeps the material), and every capture or crowning leads to a slice built earlier.
 //! So each slice is solved on its own, reading the finished slices for its zeroing moves:
-//! 1. Every position is valued from its zeroing moves alone ([`one_step`] with the moves
-//!    inside the slice still unknown): no move is `loss 0` (`win 0` under losing rules), a
+//! 1. Every position is valued from its zeroing moves alone (the one-step rule,
+//!    [`crate::tablebase::solve::one_step`], with the moves inside the slice still unknown): no move is `loss 0` (`win 0` under losing rules), a
 //!    zeroing move into a loss is `win 1`, only zeroing moves and all into wins is `loss 1`.
 //!    Each unresolved position also gets a count of its moves inside the slice (or a count
 //!    that never runs out, when a zeroing move reaches a draw).
@@ -21,11 +21,22 @@
 //! two levels the work is saved now and then ([`resume`]), so a stopped build goes on from
 //! there.
 //!
+//! Russian and Brazilian ([`counting`]): a position found at level `k` is written at
+//! `max(k, floor)` (a loss also at least its slowest move out of the slice), a win by a move
+//! out of the slice that does not restart the count (so costs more than 1) waits for the level
+//! of its cost unless a move inside wins sooner, and the levels go on past those that add
+//! nothing while floors or such wins lie ahead. The 7.2.7 slices are solved once per diagonal
+//! count (`layers`). A family slice's work is not saved.
+//!
 //! Layout: this file runs the analysis; [`resume`] saves and restores a build's work within
 //! a large slice, `progress` reports a build's events, `store` holds the finished slices a
-//! build reads, [`plan`] cuts a build into levels for many machines and [`status`] tells how far
-//! a build is.
+//! build reads, `layers` the 7.2.7 slices' layers, [`plan`] cuts a build into levels for many
+//! machines and [`status`] tells how far a build is; `family_tests` checks family tables
+//! against an independent solver.
 
+#[cfg(test)]
+mod family_tests;
+mod layers;
 pub mod plan;
 pub(super) mod progress;
 pub mod resume;
@@ -33,16 +44,18 @@ pub mod status;
 pub(super) mod store;
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Position, Rules};
+use crate::board::{lone_on_diagonal, Position, Rules};
+use crate::tablebase::build::layers::Layers;
 pub use crate::tablebase::build::plan::Share;
 use crate::tablebase::build::plan::{positions, Schedule};
 use crate::tablebase::build::store::Store;
+use crate::tablebase::counting::{self, DIAGONAL_LAYERS};
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::{seen_by, Masks};
-use crate::tablebase::solve::{distance_limit, one_step, MAX_DISTANCE};
+use crate::tablebase::solve::{distance_limit, for_each_successor_at, Step, MAX_DISTANCE};
 use crate::tablebase::unmove::for_each_predecessor_step;
 use crate::tablebase::work::{boards_in, each_position, parallel, split};
 use crate::tablebase::{format, Material, TbError, Value};
@@ -168,12 +181,24 @@ pub struct BuildReport {
     pub peak_memory: u64,
 }
 
-/// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`. A rule
-/// set of the 8x8 family is refused ([`TbError::Family`]) before anything is written.
+/// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`. Pool
+/// is refused ([`TbError::Family`]), and Russian and Brazilian unless with `DrawHalfMoves` 0
+/// ([`TbError::FamilyClock`]) in plain files ([`TbError::FamilySparse`]), before anything is
+/// written.
 pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<BuildReport, TbError> {
     let variant = opts.rules.variant();
-    if !variant.switches_name_it() {
+    let family = counting::counts_material(&opts.rules);
+    if !variant.switches_name_it() && !family {
         return Err(TbError::Family(variant.name()));
+    }
+    if family && opts.rules.draw_half_moves != 0 {
+        return Err(TbError::FamilyClock(
+            variant.name(),
+            opts.rules.draw_half_moves,
+        ));
+    }
+    if family && opts.compress {
+        return Err(TbError::FamilySparse(variant.name()));
     }
     if opts.rules.draw_half_moves > MAX_DISTANCE {
         return Err(TbError::DrawRuleTooLong(opts.rules.draw_half_moves));
@@ -194,6 +219,7 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
     let mut store = Store::new(&opts.dir, &opts.rules, opts.threads, top);
     let schedule = Schedule::of_build(&slices);
     let mut report = BuildReport::default();
+    let mut layers = Layers::default();
     let total = slices.iter().map(|&m| positions(m)).sum();
     let mut before = 0;
     for (n, &material) in slices.iter().enumerate() {
@@ -232,7 +258,14 @@ pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<Bui
         // Entries and pending counts of the slice, and the slices it reads.
         let memory = store.bytes() + 2 * halves * size;
         report.peak_memory = report.peak_memory.max(memory);
-        let data = solve_slice(material, work, resumed, started, opts, &store, on_event)?;
+        let data = if counting::layered(material, &opts.rules) {
+            drop(work);
+            solve_layers(material, opts, &store, &mut layers, on_event)?
+        } else {
+            solve_slice(
+                material, work, resumed, started, opts, &store, None, on_event,
+            )?
+        };
         let counts = count(&data, opts.rules.losing);
         let solved = started.elapsed();
         let bytes = if opts.compress {
@@ -265,7 +298,12 @@ fn resumed_work(
     material: Material,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(Work, Option<u32>), TbError> {
-    let work = Work::new(material);
+    let family = counting::counts_material(&opts.rules);
+    let work = Work::new(material, family);
+    if family {
+        // A family slice is never saved (see `solve_slice`).
+        return Ok((work, None));
+    }
     match resume::load(
         &opts.dir,
         material,
@@ -284,9 +322,51 @@ fn resumed_work(
             // The failed load left the arrays half restored; they go before the fresh ones
             // come, so that a slice's arrays are never held twice.
             drop(work);
-            Ok((Work::new(material), None))
+            Ok((Work::new(material, family), None))
         }
     }
+}
+
+/// Solves every layer of the 7.2.7 slice `material` (see [`layers`]), reading the slices
+/// below from `store` and the layers of the 7.2.7 slice it crowns into from `layers`
+/// (solving those first when a slice kept from an earlier build left none); keeps its layers
+/// in `layers` and returns the entries its file keeps.
+fn solve_layers(
+    material: Material,
+    opts: &BuildOptions,
+    store: &Store,
+    layers: &mut Layers,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Vec<u8>, TbError> {
+    if let Some(up) = layers::crowned(material, &opts.rules) {
+        if !layers.has(up) {
+            let mut below = Store::new(&opts.dir, &opts.rules, opts.threads, up.pieces());
+            let schedule = Schedule::of_build(&[up]);
+            below.require(&schedule, 0, opts.memory, up, &mut |_| {})?;
+            solve_layers(up, opts, &below, layers, on_event)?;
+        }
+    }
+    for diagonal in (0..=DIAGONAL_LAYERS).rev() {
+        let work = Work::new(material, true);
+        let layer = Layer {
+            diagonal,
+            layers: &*layers,
+        };
+        let data = solve_slice(
+            material,
+            work,
+            None,
+            Instant::now(),
+            opts,
+            store,
+            Some(layer),
+            on_event,
+        )?;
+        layers.insert(material, diagonal, data);
+    }
+    layers
+        .stored(material, &opts.rules)
+        .ok_or_else(|| TbError::Missing(material.to_string()))
 }
 
 /// Wins, losses and draws among the entries (of a table of losing checkers: `losing`).
@@ -315,24 +395,48 @@ const BATCH: usize = 64;
 /// A pending count no position reaches 0 from: more than any position has moves.
 const NEVER_LOST: u8 = u8::MAX;
 
-/// The slice being solved: one or two halves, each with its entries and, per position, how
-/// many of its moves inside the slice are not yet known to lead to a win of the opponent.
+/// One half of the slice being solved.
+struct Half {
+    material: Material,
+    index: SliceIndex,
+    /// The entries.
+    entries: Vec<AtomicU8>,
+    /// Per position, how many of its moves inside the slice are not yet known to lead to a
+    /// win of the opponent.
+    pending: Vec<AtomicU8>,
+    /// Family slices only (else empty): each position's floor ([`counting::floor`]).
+    floor: Vec<AtomicU8>,
+    /// Family slices only (else empty): what the first pass says of a position it leaves
+    /// open (see [`SCHEDULED`]).
+    extra: Vec<AtomicU8>,
+}
+
+/// The slice being solved: one or two halves.
 struct Work {
-    halves: Vec<(Material, SliceIndex, Vec<AtomicU8>, Vec<AtomicU8>)>,
+    halves: Vec<Half>,
 }
 
 impl Work {
-    /// The work on `material`: every entry unknown, every count 0.
-    fn new(material: Material) -> Work {
+    /// The work on `material`: every entry unknown, every count 0; with the family's two
+    /// arrays more when `family`.
+    fn new(material: Material, family: bool) -> Work {
         let zeros = |n: u64| (0..n).map(|_| AtomicU8::new(0)).collect();
         Work {
             halves: material
                 .halves()
                 .into_iter()
                 .map(|m| {
-                    let ix = SliceIndex::new(m);
-                    let n = ix.size();
-                    (m, ix, zeros(n), zeros(n))
+                    let index = SliceIndex::new(m);
+                    let n = index.size();
+                    let more = if family { n } else { 0 };
+                    Half {
+                        material: m,
+                        index,
+                        entries: zeros(n),
+                        pending: zeros(n),
+                        floor: zeros(more),
+                        extra: zeros(more),
+                    }
                 })
                 .collect(),
         }
@@ -340,37 +444,57 @@ impl Work {
 
     /// The arrays a save holds: the entries of each half, then the pending counts.
     fn arrays(&self) -> Vec<&[AtomicU8]> {
-        let entries = self.halves.iter().map(|h| &h.2[..]);
+        let entries = self.halves.iter().map(|h| &h.entries[..]);
         entries
-            .chain(self.halves.iter().map(|h| &h.3[..]))
+            .chain(self.halves.iter().map(|h| &h.pending[..]))
             .collect()
     }
 
     /// The half of the slice a board (side to move as Black) belongs to.
     #[inline]
     fn half(&self, masks: &Masks) -> usize {
-        usize::from(self.halves.len() > 1 && Material::of(masks) != self.halves[0].0)
+        usize::from(self.halves.len() > 1 && Material::of(masks) != self.halves[0].material)
     }
 
     /// The half and index of the `g`-th position of the slice, halves one after the other.
     #[inline]
     fn split(&self, g: u64) -> (usize, u64) {
-        split(g, self.halves[0].1.size())
+        split(g, self.halves[0].index.size())
     }
 
     fn total(&self) -> u64 {
-        self.halves.iter().map(|h| h.1.size()).sum()
+        self.halves.iter().map(|h| h.index.size()).sum()
     }
 
     fn position(&self, h: usize, i: u64) -> Option<Position> {
-        self.halves[h].1.board(i).position()
+        self.halves[h].index.board(i).position()
     }
 }
+
+/// What a layer of a 7.2.7 slice reads besides the store (see [`layers`]): its diagonal
+/// count, and the layers solved before it.
+#[derive(Clone, Copy)]
+struct Layer<'a> {
+    diagonal: u8,
+    layers: &'a Layers,
+}
+
+/// The first pass's word on a position of a family slice whose value waits for the moves
+/// inside the slice, kept beside its pending count: [`SCHEDULED`] plus the cost of a winning
+/// move out of the slice (the position wins by that level unless a move inside wins sooner),
+/// else the least distance of a loss (its floor, or the slowest move out into a win of the
+/// opponent, whichever is more).
+const SCHEDULED: u8 = 0x80;
+
+/// Distances an entry holds, 0 to [`MAX_DISTANCE`]: the size of a per-distance tally.
+const DISTANCES: usize = MAX_DISTANCE as usize + 1;
 
 /// Solves one slice from `work`, whose first `resumed` levels are done when it was restored
 /// from a save (the first pass too, with level 0; `None`: nothing done), saving it every
 /// `opts.save_every` from `since` (the slice's start: a first save keeps the reading of the
-/// slices below too); returns its entries, halves one after the other.
+/// slices below too); returns its entries, halves one after the other. `layer`: the slice is
+/// one of 7.2.7, solved at that diagonal count.
+#[allow(clippy::too_many_arguments)]
 fn solve_slice(
     material: Material,
     work: Work,
@@ -378,13 +502,16 @@ fn solve_slice(
     since: Instant,
     opts: &BuildOptions,
     store: &Store,
+    layer: Option<Layer>,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Vec<u8>, TbError> {
     let (rules, threads) = (&opts.rules, opts.threads);
+    let family = counting::counts_material(rules);
     let limit = distance_limit(rules.draw_half_moves);
     let mut saved = since;
     let mut save = |level: u32, on_event: &mut dyn FnMut(Event)| -> Result<(), TbError> {
-        if saved.elapsed() < opts.save_every {
+        // A family slice is not saved: its first pass keeps more than a save holds.
+        if family || saved.elapsed() < opts.save_every {
             return Ok(());
         }
         let start = Instant::now();
@@ -401,38 +528,93 @@ fn solve_slice(
     };
     let total = work.total();
     let missing = AtomicBool::new(false);
-    // Zeroing moves read the finished slices; a missing one is an error, never a guess.
-    let outside = |q: &Position| {
-        store.code(q).unwrap_or_else(|| {
+    // Moves out of the slice read the finished slices (or the layers of 7.2.7 solved); a
+    // missing one is an error, never a guess.
+    let outside = |q: &Position, diagonal: u8| {
+        let code = match layer {
+            Some(l) if counting::layered(Material::of(&Masks::of(q)).canonical(), rules) => {
+                l.layers.code(q, diagonal)
+            }
+            _ => store.code(q),
+        };
+        code.unwrap_or_else(|| {
             missing.store(true, Ordering::Relaxed);
             0
         })
     };
+    // Family slices: entries written by distance (a level reads those of the distance
+    // below, which a floor may have written levels before), scheduled wins by level, and
+    // the largest distance written or scheduled in the first pass (levels go on to there).
+    let written: Vec<AtomicU64> = (0..DISTANCES).map(|_| AtomicU64::new(0)).collect();
+    let scheduled: Vec<AtomicU64> = (0..DISTANCES).map(|_| AtomicU64::new(0)).collect();
+    let horizon = AtomicU32::new(0);
+    let floors = AtomicU32::new(0);
+    let tally = |code: u8| {
+        if family && code != 0 {
+            let d = match Value::from_code(code, rules.losing) {
+                Value::Win(d) | Value::Loss(d) => d,
+                Value::Draw => 0,
+            };
+            written[d as usize].fetch_add(1, Ordering::Relaxed);
+        }
+    };
 
-    let indexes: Vec<SliceIndex> = work.halves.iter().map(|h| h.1.clone()).collect();
+    let indexes: Vec<SliceIndex> = work.halves.iter().map(|h| h.index.clone()).collect();
     if resumed.is_none() {
         each_position(
             &indexes,
             threads,
             |h, i, pos, list| {
+                let diagonal = layer.map_or(0, |l| l.diagonal);
+                let floor = counting::floor(pos, rules, diagonal);
+                let mut step = Step::new(rules, limit, floor);
                 let mut quiet = 0u8;
-                let mut escape = false;
-                let v = one_step(pos, rules, limit, list, |q, zeroing| {
-                    if zeroing {
-                        let code = outside(q);
-                        escape |= code == 0;
-                        code
-                    } else {
+                for_each_successor_at(pos, rules, diagonal, list, |q, mv, zeroing| {
+                    let inside = !mv.is_capture() && !mv.crowns();
+                    let next_diagonal = match layer {
+                        Some(_) => layers::next_diagonal(q, diagonal),
+                        None => 0,
+                    };
+                    if inside && next_diagonal == diagonal {
                         quiet += 1;
-                        0
+                    } else {
+                        step.add(outside(q, next_diagonal), zeroing);
                     }
                 });
                 let half = &work.halves[h];
-                half.2[i as usize].store(v.code(), Ordering::Relaxed);
-                // Moves inside the slice not yet known to lose; a zeroing move into a draw means
-                // the position can never be lost: no count can reach 0 then.
-                let pending = if escape { NEVER_LOST } else { quiet };
-                half.3[i as usize].store(pending, Ordering::Relaxed);
+                let i = i as usize;
+                let (entry, pending, extra) = if quiet == 0 {
+                    (step.value().code(), 0, 0)
+                } else if let Some(win) = step.best_win() {
+                    // No move inside wins in less than 1, nor does any beat the floor.
+                    if win <= floor.max(1) {
+                        (Value::Win(win.max(floor)).code(), 0, 0)
+                    } else {
+                        // It wins, so it is never lost, whatever its moves inside give.
+                        scheduled[win as usize].fetch_add(1, Ordering::Relaxed);
+                        horizon.fetch_max(win, Ordering::Relaxed);
+                        (0, NEVER_LOST, SCHEDULED | win as u8)
+                    }
+                } else {
+                    // A move out of the slice into a draw (or a win of the opponent too slow
+                    // for the limit) means the position can never be lost: no count can
+                    // reach 0 then.
+                    let least = step.worst_loss().max(floor);
+                    let pending = if step.escapes() { NEVER_LOST } else { quiet };
+                    (0, pending, least.min(MAX_DISTANCE) as u8)
+                };
+                half.entries[i].store(entry, Ordering::Relaxed);
+                half.pending[i].store(pending, Ordering::Relaxed);
+                if family {
+                    half.floor[i].store(floor as u8, Ordering::Relaxed);
+                    half.extra[i].store(extra, Ordering::Relaxed);
+                    horizon.fetch_max(floor, Ordering::Relaxed);
+                    floors.fetch_max(floor, Ordering::Relaxed);
+                    if extra & SCHEDULED == 0 {
+                        horizon.fetch_max(u32::from(extra), Ordering::Relaxed);
+                    }
+                    tally(entry);
+                }
             },
             &mut progress(on_event, "init".to_string(), total),
         );
@@ -441,6 +623,10 @@ fn solve_slice(
         }
         save(0, on_event)?;
     }
+    let horizon = horizon.load(Ordering::Relaxed);
+    // A slice without a material rule counts the plies to its conversion as under no draw
+    // rule: one that does not fit an entry is an error, as there.
+    let unruled = family && floors.load(Ordering::Relaxed) == 0;
 
     // The entries levels 1 and 2 read come from the first pass, not counted (a counter
     // shared by the threads would cost more than it saves): they walk, as does the first
@@ -448,6 +634,35 @@ fn solve_slice(
     let mut sources = total;
     for k in resumed.map_or(1, |done| done + 1)..=limit {
         let added = AtomicU64::new(0);
+        // Family slices: the wins scheduled for this level whose moves inside the slice did
+        // not win sooner.
+        if family && scheduled[k as usize].load(Ordering::Relaxed) > 0 {
+            let mark = SCHEDULED | k as u8;
+            let win_k = Value::Win(k).code();
+            parallel(
+                total,
+                threads,
+                |range| {
+                    for g in range {
+                        let (h, i) = work.split(g);
+                        let half = &work.halves[h];
+                        let i = i as usize;
+                        if half.extra[i].load(Ordering::Relaxed) == mark
+                            && half.entries[i]
+                                .compare_exchange(0, win_k, Ordering::Relaxed, Ordering::Relaxed)
+                                .is_ok()
+                        {
+                            added.fetch_add(1, Ordering::Relaxed);
+                            tally(win_k);
+                        }
+                    }
+                },
+                &mut |_| {},
+            );
+        }
+        if family {
+            sources = written[k as usize - 1].load(Ordering::Relaxed);
+        }
         // Where the entries read are many, stepping through every board in index order costs
         // less than unranking each of them.
         let walk = sources.saturating_mul(WALK) > total;
@@ -458,111 +673,138 @@ fn solve_slice(
         let won = (!stuck || rules.losing).then(|| Value::Win(k - 1).code());
         let win_k = Value::Win(k).code();
         let loss_k = Value::Loss(k).code();
-        parallel(
-            total,
-            threads,
-            |range| {
-                let mut new = 0;
-                let mut pending: Vec<(usize, usize, bool)> = Vec::with_capacity(2 * BATCH);
-                let mut update = |pending: &mut Vec<(usize, usize, bool)>| {
-                    // The lines first, in a loop of loads alone; a count only where the
-                    // update may lower it.
-                    let mut touched = 0u8;
-                    for &(ph, pi, wins) in pending.iter() {
-                        let half = &work.halves[ph];
-                        touched |= half.2[pi].load(Ordering::Relaxed);
-                        if !wins {
-                            touched |= half.3[pi].load(Ordering::Relaxed);
+        // A family position is raised to its floor, a loss also to its slowest move out.
+        let win_at = |half: &Half, pi: usize| {
+            if family {
+                Value::Win(k.max(u32::from(half.floor[pi].load(Ordering::Relaxed)))).code()
+            } else {
+                win_k
+            }
+        };
+        let loss_at = |half: &Half, pi: usize| {
+            if family {
+                Value::Loss(k.max(u32::from(half.extra[pi].load(Ordering::Relaxed)))).code()
+            } else {
+                loss_k
+            }
+        };
+        if sources > 0 || !family {
+            parallel(
+                total,
+                threads,
+                |range| {
+                    let mut new = 0;
+                    let mut pending: Vec<(usize, usize, bool)> = Vec::with_capacity(2 * BATCH);
+                    let mut update = |pending: &mut Vec<(usize, usize, bool)>| {
+                        // The lines first, in a loop of loads alone; a count only where the
+                        // update may lower it.
+                        let mut touched = 0u8;
+                        for &(ph, pi, wins) in pending.iter() {
+                            let half = &work.halves[ph];
+                            touched |= half.entries[pi].load(Ordering::Relaxed);
+                            if !wins {
+                                touched |= half.pending[pi].load(Ordering::Relaxed);
+                            }
                         }
-                    }
-                    std::hint::black_box(touched);
-                    for &(ph, pi, wins) in pending.iter() {
-                        let half = &work.halves[ph];
-                        let e = &half.2[pi];
-                        if e.load(Ordering::Relaxed) != 0 {
-                            continue;
+                        std::hint::black_box(touched);
+                        for &(ph, pi, wins) in pending.iter() {
+                            let half = &work.halves[ph];
+                            let e = &half.entries[pi];
+                            if e.load(Ordering::Relaxed) != 0 {
+                                continue;
+                            }
+                            let value = if wins {
+                                win_at(half, pi)
+                            } else if half.pending[pi].fetch_sub(1, Ordering::Relaxed) == 1 {
+                                // This was its last move not known to lose; the others lose
+                                // sooner, so it is lost in exactly k (or its floor).
+                                loss_at(half, pi)
+                            } else {
+                                continue;
+                            };
+                            if e.compare_exchange(0, value, Ordering::Relaxed, Ordering::Relaxed)
+                                .is_ok()
+                            {
+                                new += 1;
+                                tally(value);
+                            }
                         }
-                        let value = if wins {
-                            win_k
-                        } else if half.3[pi].fetch_sub(1, Ordering::Relaxed) == 1 {
-                            // This was its last move not known to lose; the others lose
-                            // sooner, so it is lost in exactly k.
-                            loss_k
-                        } else {
-                            continue;
-                        };
-                        if e.compare_exchange(0, value, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
+                        pending.clear();
+                    };
+                    let from = |pos: &Position, code: Option<u8>, pending: &mut Vec<_>| {
+                        // In a layer of 7.2.7 below the last, a move that leaves the lone
+                        // king on the long diagonal leads to the layer above: no predecessor
+                        // in this one.
+                        if layer.is_some_and(|l| l.diagonal < DIAGONAL_LAYERS)
+                            && lone_on_diagonal(pos)
                         {
-                            new += 1;
+                            return;
                         }
-                    }
-                    pending.clear();
-                };
-                let from = |pos: &Position, code: Option<u8>, pending: &mut Vec<_>| {
-                    let wins = code == lost;
-                    // Every predecessor is the board seen by the side that moved into it (one
-                    // half), one piece of that side's stepped back: a step of a king leaves
-                    // the men's part of the index as it is.
-                    let mover = !pos.side_to_move();
-                    let seen = Masks::of(&pos.with_side_to_move(mover));
-                    let h = work.half(&seen);
-                    let index = &work.halves[h].1;
-                    let men = index.men_index(&seen);
-                    for_each_predecessor_step(pos, rules, |_, step| {
-                        let mut board = seen;
-                        let squares = seen_by(step.squares, mover);
-                        let pi = if step.king {
-                            board.bkings ^= squares;
-                            men + index.kings_index(&board)
-                        } else {
-                            board.bmen ^= squares;
-                            index.index(&board)
-                        };
-                        pending.push((h, pi as usize, wins));
-                    });
-                };
-                let read = |h: usize, i: u64| {
-                    let code = Some(work.halves[h].2[i as usize].load(Ordering::Relaxed));
-                    (code == lost || code == won).then_some(code)
-                };
-                if walk {
-                    boards_in(&indexes, range, |h, i, b| {
-                        if let Some(code) = read(h, i) {
-                            if let Some(pos) = b.position() {
-                                from(&pos, code, &mut pending);
-                                if pending.len() >= BATCH {
-                                    update(&mut pending);
+                        let wins = code == lost;
+                        // Every predecessor is the board seen by the side that moved into it
+                        // (one half), one piece of that side's stepped back: a step of a king
+                        // leaves the men's part of the index as it is.
+                        let mover = !pos.side_to_move();
+                        let seen = Masks::of(&pos.with_side_to_move(mover));
+                        let h = work.half(&seen);
+                        let index = &work.halves[h].index;
+                        let men = index.men_index(&seen);
+                        for_each_predecessor_step(pos, rules, |_, step| {
+                            let mut board = seen;
+                            let squares = seen_by(step.squares, mover);
+                            let pi = if step.king {
+                                board.bkings ^= squares;
+                                men + index.kings_index(&board)
+                            } else {
+                                board.bmen ^= squares;
+                                index.index(&board)
+                            };
+                            pending.push((h, pi as usize, wins));
+                        });
+                    };
+                    let read = |h: usize, i: u64| {
+                        let code = Some(work.halves[h].entries[i as usize].load(Ordering::Relaxed));
+                        (code == lost || code == won).then_some(code)
+                    };
+                    if walk {
+                        boards_in(&indexes, range, |h, i, b| {
+                            if let Some(code) = read(h, i) {
+                                if let Some(pos) = b.position() {
+                                    from(&pos, code, &mut pending);
+                                    if pending.len() >= BATCH {
+                                        update(&mut pending);
+                                    }
                                 }
                             }
-                        }
-                    });
-                } else {
-                    for g in range {
-                        let (h, i) = work.split(g);
-                        if let Some(code) = read(h, i) {
-                            if let Some(pos) = work.position(h, i) {
-                                from(&pos, code, &mut pending);
-                                if pending.len() >= BATCH {
-                                    update(&mut pending);
+                        });
+                    } else {
+                        for g in range {
+                            let (h, i) = work.split(g);
+                            if let Some(code) = read(h, i) {
+                                if let Some(pos) = work.position(h, i) {
+                                    from(&pos, code, &mut pending);
+                                    if pending.len() >= BATCH {
+                                        update(&mut pending);
+                                    }
                                 }
                             }
                         }
                     }
-                }
-                update(&mut pending);
-                added.fetch_add(new, Ordering::Relaxed);
-            },
-            &mut progress(on_event, format!("level {k}"), total),
-        );
+                    update(&mut pending);
+                    added.fetch_add(new, Ordering::Relaxed);
+                },
+                &mut progress(on_event, format!("level {k}"), total),
+            );
+        }
         let added = added.load(Ordering::Relaxed);
         sources = if k == 1 { total } else { added };
         // Level k+1 reads the entries of distance k: those of level k, and for k = 1 the
-        // `win 1` and `loss 1` of the first pass.
-        if added == 0 && k >= 2 {
+        // `win 1` and `loss 1` of the first pass (and in a family slice those a floor wrote
+        // before: the levels go on past the first pass's horizon).
+        if added == 0 && k >= 2 && k > horizon {
             break;
         }
-        if k == MAX_DISTANCE && rules.draw_half_moves == 0 {
+        if k == MAX_DISTANCE && (rules.draw_half_moves == 0 && !family || unruled && added > 0) {
             return Err(TbError::TooDeep(material.to_string()));
         }
         if k < limit {
@@ -572,7 +814,7 @@ fn solve_slice(
     Ok(work
         .halves
         .into_iter()
-        .flat_map(|(_, _, v, _)| v.into_iter().map(AtomicU8::into_inner))
+        .flat_map(|half| half.entries.into_iter().map(AtomicU8::into_inner))
         .collect())
 }
 
@@ -595,30 +837,94 @@ fn progress<'a>(
 mod tests {
     use super::*;
     use crate::board::Variant;
+    use crate::tablebase::Tablebase;
 
     #[test]
-    fn the_family_is_refused_before_anything_is_written() {
+    fn pool_is_refused_before_anything_is_written() {
         let dir = std::env::temp_dir().join(format!("bg-tb-family-{}", std::process::id()));
-        for variant in [Variant::Pool, Variant::Russian, Variant::Brazilian] {
-            let opts = BuildOptions {
-                dir: dir.clone(),
-                pieces: 2,
-                rules: variant.rules(),
-                threads: 1,
-                compress: false,
-                share: None,
-                memory: DEFAULT_MEMORY,
-                save_every: DEFAULT_SAVE_EVERY,
-            };
-            let err = build(&opts, &mut |_| {}).expect_err("refused");
-            assert_eq!(err, TbError::Family(variant.name()));
-            assert!(!dir.exists(), "{}", dir.display());
-        }
+        let opts = |rules: Rules, compress: bool| BuildOptions {
+            dir: dir.clone(),
+            pieces: 2,
+            rules,
+            threads: 1,
+            compress,
+            share: None,
+            memory: DEFAULT_MEMORY,
+            save_every: DEFAULT_SAVE_EVERY,
+        };
+        let refused = |o: BuildOptions| build(&o, &mut |_| {}).expect_err("refused");
+        let pool = Variant::Pool.rules();
         assert_eq!(
-            TbError::Family(Variant::Russian.name()).to_string(),
-            "no tables for Russian draughts yet: table files record only BackwardCapture, \
-             LongKings, DrawHalfMoves and Losing, so they would read back as Buff and Green's, \
-             and the solver counts no draw rule but DrawHalfMoves"
+            refused(opts(pool, false)),
+            TbError::Family(pool.variant().name())
         );
+        let russian = Variant::Russian.rules();
+        assert_eq!(
+            refused(opts(russian, false)),
+            TbError::FamilyClock("Russian draughts", 80)
+        );
+        let exact = Rules {
+            draw_half_moves: 0,
+            ..Variant::Brazilian.rules()
+        };
+        assert_eq!(
+            refused(opts(exact, true)),
+            TbError::FamilySparse("Brazilian draughts")
+        );
+        assert!(!dir.exists(), "{}", dir.display());
+        assert_eq!(
+            TbError::Family(Variant::Pool.name()).to_string(),
+            "no tables for American Pool checkers yet: the solver counts the no-progress clock \
+             and Russian and Brazilian's material rules, not Pool's 13 moves of three kings against one"
+        );
+    }
+
+    #[test]
+    fn family_tables_name_their_rules_and_are_refused_under_others() {
+        let dir = std::env::temp_dir().join(format!("bg-tb-header-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let russian = Rules {
+            draw_half_moves: 0,
+            ..Variant::Russian.rules()
+        };
+        let opts = BuildOptions {
+            dir: dir.clone(),
+            pieces: 2,
+            rules: russian,
+            threads: 1,
+            compress: false,
+            share: None,
+            memory: DEFAULT_MEMORY,
+            save_every: DEFAULT_SAVE_EVERY,
+        };
+        build(&opts, &mut |_| {}).expect("built");
+        let files = format::scan(&dir).expect("scanned");
+        assert!(!files.is_empty());
+        for (_, header) in &files {
+            assert_eq!(header.rules, russian);
+        }
+        let buff_and_green = Rules {
+            draw_half_moves: 0,
+            ..Rules::BUFF_AND_GREEN
+        };
+        let brazilian = Rules {
+            draw_half_moves: 0,
+            ..Variant::Brazilian.rules()
+        };
+        for other in [buff_and_green, brazilian] {
+            let err = Tablebase::open(&dir, &other).expect_err("other rules");
+            assert!(matches!(err, TbError::OtherRules { .. }), "{err}");
+            let err = build(
+                &BuildOptions {
+                    rules: other,
+                    ..opts.clone()
+                },
+                &mut |_| {},
+            )
+            .expect_err("other rules");
+            assert!(matches!(err, TbError::OtherRules { .. }), "{err}");
+        }
+        assert!(Tablebase::open(&dir, &russian).is_ok());
+        std::fs::remove_dir_all(&dir).expect("removed");
     }
 }

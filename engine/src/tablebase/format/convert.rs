@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use crate::tablebase::counting;
 use crate::tablebase::format;
 use crate::tablebase::{Material, TbError};
 
@@ -22,7 +23,8 @@ pub struct CompressReport {
 }
 
 /// Compresses every file of `dir` that is not sparse yet (each checked whole first: a corrupt
-/// file is an error, never compressed); `on_slice(material, bytes before, bytes after)`
+/// file is an error, never compressed; tables of Russian or Brazilian are refused,
+/// [`TbError::FamilySparse`]); `on_slice(material, bytes before, bytes after)`
 /// after each; the work of each file runs on `threads` threads.
 pub fn compress_dir(
     dir: &Path,
@@ -35,6 +37,12 @@ pub fn compress_dir(
     }
     format::sweep_temporaries(dir)?;
     let mut report = CompressReport::default();
+    if let Some((_, header)) = files
+        .iter()
+        .find(|(_, h)| counting::counts_material(&h.rules))
+    {
+        return Err(TbError::FamilySparse(header.rules.variant().name()));
+    }
     for (path, header) in files {
         if header.sparse() {
             report.kept += 1;

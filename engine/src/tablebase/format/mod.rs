@@ -3,7 +3,9 @@
 //!
 //! Header (little-endian): magic `BGTBASE\x1a` (8 bytes), format version (u32: 1 plain, 2
 //! compressed, 3 sparse compressed), rule switches (u32: bit 0 `BackwardCapture`, bit 1 `LongKings`, bit 2
-//! `Losing`), `DrawHalfMoves` (u32), the material of the first half (4 bytes: Black men, Black
+//! `Losing`, bits 3-4 the rule set of the 8x8 family: 0 none, the Buff and Green setting the
+//! switches name; 1 Russian, 2 Brazilian, whose entries count the material rules, see
+//! [`crate::tablebase::counting`]), `DrawHalfMoves` (u32), the material of the first half (4 bytes: Black men, Black
 //! kings, White men, White kings), the number of halves (u32: 2, or 1 when the material is its
 //! own mirror), positions per half (u64), a checksum (u64) of the header (with this field
 //! zero) and of what follows it (version 1: every entry; version 2: the block table), then
@@ -39,7 +41,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::board::Rules;
+use crate::board::{Rules, Variant};
 use crate::tablebase::format::checksum::checksum;
 use crate::tablebase::format::compress::{Codec, BLOCK_ENTRY_LEN};
 use crate::tablebase::index::SliceIndex;
@@ -142,7 +144,8 @@ impl Header {
         h[8..12].copy_from_slice(&version.to_le_bytes());
         let flags = u32::from(self.rules.backward_capture)
             | u32::from(self.rules.long_kings) << 1
-            | u32::from(self.rules.losing) << 2;
+            | u32::from(self.rules.losing) << 2
+            | family_code(&self.rules) << 3;
         h[12..16].copy_from_slice(&flags.to_le_bytes());
         h[16..20].copy_from_slice(&self.rules.draw_half_moves.to_le_bytes());
         let m = self.material;
@@ -194,9 +197,10 @@ impl Header {
             });
         }
         let flags = u32_at(12);
-        if flags & !7 != 0 {
+        let family = FAMILY.get(flags as usize >> 3).copied();
+        let Some(family) = family.filter(|_| flags & !31 == 0) else {
             return Err(bad(format!("unknown rule switches {flags:#x}")));
-        }
+        };
         let draw = u32_at(16);
         if draw > MAX_DISTANCE {
             return Err(bad(format!(
@@ -236,14 +240,30 @@ impl Header {
         if h[padding..HEADER_LEN].iter().any(|&b| b != 0) {
             return Err(bad("padding is not zero".to_string()));
         }
+        let switches = Rules {
+            backward_capture: flags & 1 != 0,
+            long_kings: flags & 2 != 0,
+            draw_half_moves: draw,
+            losing: flags & 4 != 0,
+            ..Rules::BUFF_AND_GREEN
+        };
+        let rules = match family {
+            None => switches,
+            Some(variant) => {
+                let rules = switches.with_variant(variant);
+                if (rules.backward_capture, rules.long_kings)
+                    != (switches.backward_capture, switches.long_kings)
+                {
+                    return Err(bad(format!(
+                        "rule switches {flags:#x} are not those of {}",
+                        variant.name()
+                    )));
+                }
+                rules
+            }
+        };
         Ok(Header {
-            rules: Rules {
-                backward_capture: flags & 1 != 0,
-                long_kings: flags & 2 != 0,
-                draw_half_moves: draw,
-                losing: flags & 4 != 0,
-                ..Rules::BUFF_AND_GREEN
-            },
+            rules,
             material,
             halves,
             entries,
@@ -251,6 +271,21 @@ impl Header {
             layout,
         })
     }
+}
+
+/// The rule sets of the 8x8 family a header names, by their code (bits 3-4 of the switches):
+/// 0 none.
+const FAMILY: [Option<Variant>; 3] = [None, Some(Variant::Russian), Some(Variant::Brazilian)];
+
+/// The code of the family rule set of `rules` in a header (0: none, the switches name the
+/// rules). Tables are built for no other rule set of the family (see
+/// [`crate::tablebase::build::build`]).
+fn family_code(rules: &Rules) -> u32 {
+    let variant = rules.variant();
+    FAMILY
+        .iter()
+        .position(|&v| v == Some(variant))
+        .map_or(0, |code| code as u32)
 }
 
 /// The material of a header's four count bytes, refused unless a table of it can exist:

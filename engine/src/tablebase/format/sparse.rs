@@ -16,6 +16,7 @@
 use std::sync::Mutex;
 
 use crate::board::{has_captures, MoveList, Position, Rules};
+use crate::tablebase::counting;
 use crate::tablebase::index::SliceIndex;
 use crate::tablebase::material::Masks;
 use crate::tablebase::solve::{distance_limit, for_each_successor, one_step, Step};
@@ -149,7 +150,12 @@ impl<'a> Batch<'a> {
     /// now (the first failed probe goes to `fail`).
     fn add(&mut self, pos: &Position, at: usize, list: &mut MoveList, fail: &impl Fn(TbError)) {
         let k = self.positions.len() as u32;
-        let mut step = Step::new(self.rules, self.limit);
+        let diagonal = counting::stored_diagonal(pos, self.rules);
+        let mut step = Step::new(
+            self.rules,
+            self.limit,
+            counting::floor(pos, self.rules, diagonal),
+        );
         let (inside, below) = (self.inside, self.below);
         for_each_successor(pos, self.rules, list, |next, zeroing| {
             if let Some((material, index, half0)) = inside {

@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use crate::board::{fen, has_captures, has_moves, Position, Rules};
+use crate::tablebase::counting;
 use crate::tablebase::format::checksum::Checksum;
 use crate::tablebase::format::compress;
 use crate::tablebase::format::compress::BLOCK_ENTRY_LEN;
@@ -424,9 +425,13 @@ impl Tablebase {
         Value::stuck(self.rules.losing)
     }
 
-    /// The result of `pos` at no-progress clock `clock`.
+    /// The result of `pos` at no-progress clock `clock`, or in tables of Russian and
+    /// Brazilian at material count `clock` ([`crate::board::DrawCount::count`]; a 7.2.7
+    /// entry holds one diagonal count, see [`counting::answers`]).
     pub fn probe_at(&self, pos: &Position, clock: u32) -> Result<Value, TbError> {
-        Ok(self.probe(pos)?.at_clock(clock, self.rules.draw_half_moves))
+        Ok(self
+            .probe(pos)?
+            .at_clock(clock, counting::draw_rule(&self.rules)))
     }
 
     /// Bytes of the slice files on disk, and how many are compressed.

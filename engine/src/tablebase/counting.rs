@@ -1,0 +1,211 @@
+//! How a table counts toward a draw: the no-progress clock (Buff and Green, English), or the
+//! material rules of Russian and Brazilian draughts ([`DrawRules::Russian`], read from
+//! [`DrawCount`] so that the rules live in one place).
+//!
+//! A family table holds one entry per position, read at the game's material count `c` with a
+//! draw rule of [`MAX_DISTANCE`]: `win d` or `loss d` holds iff `d <= 127 - c`. A position
+//! under a material rule of limit `L` is drawn once `c >= L`, so its entry is at least
+//! `128 - L` (its floor); a move that restarts the count costs 1 ply, any other `d' + 1`.
+//! The one exception is Russian 7.2.7, whose second counter (plies of a lone king on the long
+//! diagonal) a single entry cannot hold: its slices are solved over that counter too and
+//! store the value at the counter a move into the position leaves when it was 0 before (see
+//! [`stored_diagonal`]); docs/tablebase.md says the rest.
+
+use crate::board::{lone_on_diagonal, material_limit, DrawCount, DrawRules, Position, Rules};
+use crate::tablebase::solve::MAX_DISTANCE;
+use crate::tablebase::{Material, Value};
+use crate::types::Move;
+
+/// The diagonal count from which 7.2.7 turns into 7.2.8 (lidraughts' 10 plies): the layers
+/// of a 7.2.7 slice are the counts 0 to this, the last standing for every count beyond.
+pub const DIAGONAL_LAYERS: u8 = 10;
+
+/// True when tables under `rules` count the family's material rules instead of a clock.
+#[inline]
+pub fn counts_material(rules: &Rules) -> bool {
+    rules.draws == DrawRules::Russian
+}
+
+/// The draw rule an entry is read with at a count or clock (see [`crate::tablebase::Value::at_clock`]).
+#[inline]
+pub fn draw_rule(rules: &Rules) -> u32 {
+    if counts_material(rules) {
+        MAX_DISTANCE
+    } else {
+        rules.draw_half_moves
+    }
+}
+
+/// The least distance an entry of `pos` holds with `diagonal` plies counted for 7.2.7: a
+/// position drawn from count `L` on wins or loses only within `127 - (L - 1)`. 0 without a
+/// material rule (and always under the clock).
+#[inline]
+pub fn floor(pos: &Position, rules: &Rules, diagonal: u8) -> u32 {
+    if !counts_material(rules) {
+        return 0;
+    }
+    material_limit(pos, diagonal).map_or(0, |limit| (MAX_DISTANCE + 1).saturating_sub(limit))
+}
+
+/// True when `mv` (played in `pos`, giving `next`, with `diagonal` plies counted for 7.2.7)
+/// restarts what the table counts: under the clock a capture or crowning; under the
+/// material rules a capture or crowning after which [`DrawCount::after`] starts the count
+/// again. A quiet move never does: inside a slice without a material rule the count stays
+/// 0 anyway, and the entries there count the plies to the conversion as under the clock.
+#[inline]
+pub fn restarts(pos: &Position, mv: Move, next: &Position, rules: &Rules, diagonal: u8) -> bool {
+    let zeroing = mv.is_capture() || mv.crowns();
+    if !zeroing || !counts_material(rules) {
+        return zeroing;
+    }
+    DrawCount::counted(0, diagonal).restarts(pos, mv, next, rules)
+}
+
+/// True for a slice of Russian 7.2.7: a lone king against three pieces with a king.
+pub fn layered(material: Material, rules: &Rules) -> bool {
+    if !counts_material(rules) || material.pieces() != 4 {
+        return false;
+    }
+    let lone = |men: u8, kings: u8| men == 0 && kings == 1;
+    let strong = |men: u8, kings: u8| men + kings == 3 && kings >= 1;
+    let m = material;
+    lone(m.bm, m.bk) && strong(m.wm, m.wk) || lone(m.wm, m.wk) && strong(m.bm, m.bk)
+}
+
+/// The 7.2.7 diagonal count a stored entry of `pos` is for: the count a move into `pos`
+/// leaves when it was 0 before (every slice that moves into a 7.2.7 slice has it at 0), so 1
+/// when the lone king stands on the long diagonal, else 0.
+#[inline]
+pub fn stored_diagonal(pos: &Position, rules: &Rules) -> u8 {
+    u8::from(counts_material(rules) && lone_on_diagonal(pos))
+}
+
+/// The count a table entry is read at, for a game at no-progress clock `clock` with the
+/// family's counters `draws`: the clock, or under the material rules the count.
+#[inline]
+pub fn table_count(rules: &Rules, clock: u32, draws: DrawCount) -> u32 {
+    if counts_material(rules) {
+        draws.count()
+    } else {
+        clock
+    }
+}
+
+/// True when `value`, the entry of `pos` read at [`table_count`], is the game's result with
+/// the family's counters `draws`. Always, but in a 7.2.7 slice, whose entry holds one
+/// diagonal count ([`stored_diagonal`]): a higher diagonal count only brings draws nearer, so
+/// there a draw still holds, and at a lower one a win or loss; anything else is no answer
+/// (the caller searches instead).
+#[inline]
+pub fn answers(value: Value, pos: &Position, rules: &Rules, draws: DrawCount) -> bool {
+    if !counts_material(rules) {
+        return true;
+    }
+    let masks = crate::tablebase::material::Masks::of(pos);
+    if !layered(Material::of(&masks), rules) {
+        return true;
+    }
+    match draws
+        .diagonal()
+        .cmp(&u32::from(stored_diagonal(pos, rules)))
+    {
+        std::cmp::Ordering::Equal => true,
+        std::cmp::Ordering::Greater => value == Value::Draw,
+        std::cmp::Ordering::Less => value != Value::Draw,
+    }
+}
+
+/// What `tb probe` adds to a family table's value of `pos` (stored entry `stored`): the
+/// entry and the last count at which its win or loss holds (its distance is 127 less that
+/// count, not plies to the conversion), and for a 7.2.7 position the diagonal count the
+/// entry is for. Empty under the clock.
+pub fn describe(stored: Value, pos: &Position, rules: &Rules) -> String {
+    if !counts_material(rules) {
+        return String::new();
+    }
+    let mut out = String::new();
+    if let Value::Win(d @ 1..) | Value::Loss(d @ 1..) = stored {
+        let last = MAX_DISTANCE - d;
+        out.push_str(&format!(
+            " ({stored} while the material count is at most {last})"
+        ));
+    }
+    let masks = crate::tablebase::material::Masks::of(pos);
+    if layered(Material::of(&masks), rules) {
+        out.push_str(&format!(
+            " (7.2.7: for a diagonal count of {})",
+            stored_diagonal(pos, rules)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{fen, notation, Variant};
+
+    fn russian() -> Rules {
+        Rules {
+            draw_half_moves: 0,
+            ..Variant::Russian.rules()
+        }
+    }
+
+    #[test]
+    fn floors_follow_the_material_rules() {
+        let rules = russian();
+        let floor = |f: &str, d: u8| floor(&fen::parse(f).expect("fen"), &rules, d);
+        // 7.2.8: 10 plies; 7.2.4: 30; 7.2.7 on the long diagonal: 30, then 10.
+        assert_eq!(floor("W:WK5,K6:BK32", 0), 118);
+        assert_eq!(floor("W:WK1,K2,K3:BK32", 0), 98);
+        assert_eq!(floor("W:WK1,K2,K3:BK15", 9), 98);
+        assert_eq!(floor("W:WK1,K2,K3:BK15", 10), 118);
+        // 7.2.6 with 4 pieces: 60; no king on one side: no rule.
+        assert_eq!(floor("W:WK1,K2:BK31,K32", 0), 68);
+        assert_eq!(floor("W:W21,22:BK1", 0), 0);
+        assert_eq!(floor("W:WK5,K6:BK32", 0), 118);
+        assert_eq!(
+            super::floor(
+                &fen::parse("W:WK5:BK32").expect("fen"),
+                &Rules::BUFF_AND_GREEN,
+                0
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn a_capture_down_to_two_kings_does_not_restart_the_short_count() {
+        let rules = russian();
+        // The lone king on 32 takes the man on 28... and White's king on 5 is left against it.
+        let pos = fen::parse("B:WK5,27:BK32").expect("fen");
+        let mv = notation::parse_move(&pos, &rules, "32x23").expect("move");
+        let mut next = pos;
+        next.play_unchecked(mv);
+        assert!(!restarts(&pos, mv, &next, &rules, 0));
+        assert!(restarts(&pos, mv, &next, &Rules::BUFF_AND_GREEN, 0));
+    }
+
+    #[test]
+    fn a_seven_two_seven_entry_answers_at_other_diagonal_counts_only_where_it_must_hold() {
+        let rules = russian();
+        let on = fen::parse("W:WK1,K2,K3:BK15").expect("fen");
+        let off = fen::parse("W:WK1,K2,K3:BK32").expect("fen");
+        assert_eq!(stored_diagonal(&on, &rules), 1);
+        assert_eq!(stored_diagonal(&off, &rules), 0);
+        let at = |c: u16, d: u8| DrawCount::counted(c, d);
+        assert_eq!(table_count(&rules, 40, at(7, 1)), 7);
+        assert_eq!(table_count(&Rules::BUFF_AND_GREEN, 40, at(7, 1)), 40);
+        let (win, draw) = (Value::Win(100), Value::Draw);
+        // At the stored count anything; above it draws; below it wins and losses.
+        assert!(answers(win, &on, &rules, at(7, 1)) && answers(draw, &on, &rules, at(7, 1)));
+        assert!(!answers(win, &on, &rules, at(7, 2)) && answers(draw, &on, &rules, at(7, 9)));
+        assert!(answers(win, &on, &rules, at(7, 0)) && !answers(draw, &on, &rules, at(7, 0)));
+        assert!(answers(win, &off, &rules, at(7, 0)) && !answers(win, &off, &rules, at(7, 3)));
+        // Elsewhere, and under the clock, the diagonal count plays no part.
+        let short = fen::parse("W:WK5,K6:BK32").expect("fen");
+        assert!(answers(win, &short, &rules, at(3, 12)));
+        assert!(answers(win, &on, &Rules::BUFF_AND_GREEN, at(7, 5)));
+    }
+}
