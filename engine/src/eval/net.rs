@@ -6,11 +6,12 @@
 //! White's squares turned half round, square `s` to `33 - s`). The same position with the
 //! colours swapped is then the same input, and the network learns one game, not two.
 //!
-//! Layers: inputs to [`H1`] clipped units, to [`H2`] clipped units, to one output, the logit
-//! of the side to move's expected result. Arithmetic: the first layer's weights and the
-//! activations are in units of 1/[`QA`], the other weights likewise; products of the second
-//! and third layers are in 1/`QA`², so every layer is exact integer sums, the same on every
-//! machine, and the search's node counts do not depend on the floating-point unit.
+//! Layers: inputs to `h1` clipped units (each file says how many: one of [`WIDTHS`]), to [`H2`]
+//! clipped units, to one output, the logit of the side to move's expected result. Arithmetic:
+//! the first layer's weights and the activations are in units of 1/[`QA`], the other weights
+//! likewise; products of the second and third layers are in 1/`QA`², so every layer is exact
+//! integer sums, the same on every machine, and the search's node counts do not depend on the
+//! floating-point unit.
 //!
 //! `tune/src/bin/train.rs` fits the network in floating point and writes it in the format
 //! [`Network::parse`] reads, rounded to this fixed point. The network of a rule set is a file
@@ -26,8 +27,10 @@ use crate::types::Color;
 
 /// Inputs: four kinds of piece on 32 squares.
 pub const INPUTS: usize = 128;
-/// Units of the first hidden layer.
-pub const H1: usize = 64;
+/// The units of the first hidden layer a network file may have. Each width has its own
+/// forward pass with fixed-size arrays ([`Network::raw_inputs`]), so that a 64-wide network
+/// runs the same code as when 64 was the only width, and a wider one costs only itself.
+pub const WIDTHS: [usize; 2] = [64, 128];
 /// Units of the second hidden layer.
 pub const H2: usize = 32;
 /// The fixed-point scale of weights and activations (an activation of 1.0 is `QA`).
@@ -45,21 +48,33 @@ pub enum NetError {
     #[error("not a network file (no BGNN0001 header)")]
     Magic,
     /// The layer sizes are not this build's.
-    #[error("layer sizes {0}x{1}x{2}, this build reads {INPUTS}x{H1}x{H2}")]
+    #[error("layer sizes {0}x{1}x{2}, this build reads {shapes}", shapes = shapes())]
     Shape(usize, usize, usize),
     /// The file ends before its weights do, or goes on after them.
     #[error("{0} bytes of weights, {1} expected")]
     Length(usize, usize),
 }
 
+/// The layer sizes this build reads, as [`NetError::Shape`] names them: "128x64x32 or
+/// 128x128x32".
+fn shapes() -> String {
+    let each: Vec<String> = WIDTHS
+        .iter()
+        .map(|h1| format!("{INPUTS}x{h1}x{H2}"))
+        .collect();
+    each.join(" or ")
+}
+
 /// The integer weights.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
-    /// First layer, input-major: the [`H1`] weights of input `i` start at `i * H1`.
+    /// Units of the first hidden layer: one of [`WIDTHS`] (the evaluation panics on another).
+    pub h1: usize,
+    /// First layer, input-major: the `h1` weights of input `i` start at `i * h1`.
     pub w1: Vec<i16>,
     /// First layer biases.
     pub b1: Vec<i16>,
-    /// Second layer, unit-major: the [`H1`] weights of unit `j` start at `j * H1`.
+    /// Second layer, unit-major: the `h1` weights of unit `j` start at `j * h1`.
     pub w2: Vec<i16>,
     /// Second layer biases, in 1/`QA`².
     pub b2: Vec<i32>,
@@ -69,10 +84,10 @@ pub struct Network {
     pub b3: i32,
 }
 
-/// The bytes of a network file with these layer sizes: header, then little-endian `i16`
-/// weights (w1, b1, w2), `i32` (b2), `i16` (w3), `i32` (b3).
-const fn file_len() -> usize {
-    8 + 6 + 2 * (INPUTS * H1 + H1 + H1 * H2) + 4 * H2 + 2 * H2 + 4
+/// The bytes of a network file whose first layer has `h1` units: header, then little-endian
+/// `i16` weights (w1, b1, w2), `i32` (b2), `i16` (w3), `i32` (b3).
+const fn file_len(h1: usize) -> usize {
+    8 + 6 + 2 * (INPUTS * h1 + h1 + h1 * H2) + 4 * H2 + 2 * H2 + 4
 }
 
 impl Network {
@@ -83,11 +98,11 @@ impl Network {
         }
         let dim = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]) as usize;
         let (i, h1, h2) = (dim(8), dim(10), dim(12));
-        if (i, h1, h2) != (INPUTS, H1, H2) {
+        if i != INPUTS || !WIDTHS.contains(&h1) || h2 != H2 {
             return Err(NetError::Shape(i, h1, h2));
         }
-        if bytes.len() != file_len() {
-            return Err(NetError::Length(bytes.len() - 14, file_len() - 14));
+        if bytes.len() != file_len(h1) {
+            return Err(NetError::Length(bytes.len() - 14, file_len(h1) - 14));
         }
         let mut at = 14;
         let mut i16s = |n: usize| {
@@ -98,9 +113,9 @@ impl Network {
             at += 2 * n;
             v
         };
-        let w1 = i16s(INPUTS * H1);
-        let b1 = i16s(H1);
-        let w2 = i16s(H1 * H2);
+        let w1 = i16s(INPUTS * h1);
+        let b1 = i16s(h1);
+        let w2 = i16s(h1 * H2);
         let b2: Vec<i32> = bytes[at..at + 4 * H2]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -113,6 +128,7 @@ impl Network {
         at += 2 * H2;
         let b3 = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         Ok(Network {
+            h1,
             w1,
             b1,
             w2,
@@ -124,9 +140,9 @@ impl Network {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len());
+        let mut out = Vec::with_capacity(file_len(self.h1));
         out.extend_from_slice(MAGIC);
-        for d in [INPUTS, H1, H2] {
+        for d in [INPUTS, self.h1, H2] {
             out.extend_from_slice(&(d as u16).to_le_bytes());
         }
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
@@ -152,23 +168,41 @@ impl Network {
 
     /// [`Network::raw`] of the position whose active inputs are `inputs` (as [`active`] gives
     /// them).
+    ///
+    /// # Panics
+    ///
+    /// If [`Network::h1`] is not one of [`WIDTHS`] ([`Network::parse`] gives no such network).
     #[inline]
     pub fn raw_inputs(&self, inputs: &[u16]) -> i32 {
-        let mut acc = [0i16; H1];
+        // One pass per width, each with arrays of its size on the stack: no allocation in the
+        // search, and the 64-wide pass is the same code as before there were two widths. A
+        // test evaluates every width of `WIDTHS`, so a width added there without an arm here
+        // fails it.
+        match self.h1 {
+            64 => self.forward::<64>(inputs),
+            128 => self.forward::<128>(inputs),
+            h1 => panic!("a network {h1} units wide: this build evaluates {WIDTHS:?}"),
+        }
+    }
+
+    /// [`Network::raw_inputs`] of a network whose first layer has `N` units.
+    #[inline]
+    fn forward<const N: usize>(&self, inputs: &[u16]) -> i32 {
+        let mut acc = [0i16; N];
         acc.copy_from_slice(&self.b1);
         for &i in inputs {
-            let row = &self.w1[i as usize * H1..][..H1];
+            let row = &self.w1[i as usize * N..][..N];
             for (a, &w) in acc.iter_mut().zip(row) {
                 *a = a.wrapping_add(w);
             }
         }
-        let mut a1 = [0i16; H1];
+        let mut a1 = [0i16; N];
         for (x, &a) in a1.iter_mut().zip(&acc) {
             *x = a.clamp(0, QA as i16);
         }
         let mut out = self.b3;
         for j in 0..H2 {
-            let row = &self.w2[j * H1..][..H1];
+            let row = &self.w2[j * N..][..N];
             let sum: i32 = a1
                 .iter()
                 .zip(row)
@@ -241,21 +275,45 @@ mod tests {
     use super::*;
     use crate::board::fen;
 
-    /// A network with every weight drawn from a small fixed generator.
-    fn network() -> Network {
+    /// A network `h1` units wide with every weight drawn from a small fixed generator.
+    fn network(h1: usize) -> Network {
         let mut x = 12345u32;
         let mut next = |m: i32| {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
             ((x >> 16) as i32 % (2 * m + 1)) - m
         };
         Network {
-            w1: (0..INPUTS * H1).map(|_| next(40) as i16).collect(),
-            b1: (0..H1).map(|_| next(30) as i16).collect(),
-            w2: (0..H1 * H2).map(|_| next(60) as i16).collect(),
+            h1,
+            w1: (0..INPUTS * h1).map(|_| next(40) as i16).collect(),
+            b1: (0..h1).map(|_| next(30) as i16).collect(),
+            w2: (0..h1 * H2).map(|_| next(60) as i16).collect(),
             b2: (0..H2).map(|_| next(2000)).collect(),
             w3: (0..H2).map(|_| next(60) as i16).collect(),
             b3: next(500),
         }
+    }
+
+    /// The integer pass written out plainly, as the file format describes it, for any width:
+    /// the first layer's sums clipped, the second's divided back to the fixed point and
+    /// clipped, the output's dot product.
+    fn by_hand(net: &Network, inputs: &[u16]) -> i32 {
+        let a1: Vec<i32> = (0..net.h1)
+            .map(|k| {
+                let sum: i32 = inputs
+                    .iter()
+                    .map(|&i| i32::from(net.w1[i as usize * net.h1 + k]))
+                    .sum();
+                (i32::from(net.b1[k]) + sum).clamp(0, QA)
+            })
+            .collect();
+        let mut want = net.b3;
+        for j in 0..H2 {
+            let sum: i32 = (0..net.h1)
+                .map(|k| a1[k] * i32::from(net.w2[j * net.h1 + k]))
+                .sum();
+            want += ((sum + net.b2[j]) / QA).clamp(0, QA) * i32::from(net.w3[j]);
+        }
+        want
     }
 
     #[test]
@@ -305,21 +363,67 @@ mod tests {
 
     #[test]
     fn networks_round_trip_through_their_file_format() {
-        let net = network();
-        let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_len());
-        assert_eq!(Network::parse(&bytes), Ok(net));
+        for h1 in WIDTHS {
+            let net = network(h1);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), file_len(h1));
+            assert_eq!(bytes[10..12], (h1 as u16).to_le_bytes());
+            assert_eq!(Network::parse(&bytes), Ok(net));
+            assert_eq!(
+                Network::parse(&bytes[..bytes.len() - 1]),
+                Err(NetError::Length(file_len(h1) - 15, file_len(h1) - 14))
+            );
+        }
+        assert_eq!((file_len(64), file_len(128)), (20_818, 41_426));
         assert_eq!(Network::parse(b"BGNN0002"), Err(NetError::Magic));
-        assert_eq!(
-            Network::parse(&bytes[..bytes.len() - 1]),
-            Err(NetError::Length(file_len() - 15, file_len() - 14))
-        );
-        let mut other = bytes.clone();
-        other[10] = 200;
+        // The other width's header over these weights is the wrong length, not a network.
+        let mut other = network(64).to_bytes();
+        other[10] = 128;
         assert_eq!(
             Network::parse(&other),
-            Err(NetError::Shape(INPUTS, 200, H2))
+            Err(NetError::Length(file_len(64) - 14, file_len(128) - 14))
         );
+        // A width this build has no pass for is refused by its header, whatever follows.
+        let mut wide = network(64).to_bytes();
+        wide[10] = 96;
+        let refused = Network::parse(&wide);
+        assert_eq!(refused, Err(NetError::Shape(INPUTS, 96, H2)));
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "layer sizes 128x96x32, this build reads 128x64x32 or 128x128x32"
+        );
+        wide[10] = 200;
+        assert_eq!(Network::parse(&wide), Err(NetError::Shape(INPUTS, 200, H2)));
+    }
+
+    #[test]
+    fn every_width_evaluates_as_the_integer_pass_by_hand() {
+        let positions = [
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+            "W:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,16",
+            "W:W29,30,K9:B25,K5",
+            "B:W18,19,K1:B10,14,K32",
+            "W:WK4:B28",
+        ];
+        for h1 in WIDTHS {
+            let net = network(h1);
+            let mut seen = Vec::new();
+            for text in positions {
+                let pos = fen::parse(text).unwrap();
+                let mut inputs = [0u16; 32];
+                let n = active(&pos, &mut inputs);
+                let want = by_hand(&net, &inputs[..n]);
+                assert_eq!(net.raw(&pos), want, "{h1} wide, {text}");
+                seen.push(want);
+            }
+            // The weights make the positions differ, so the comparison above sees every layer.
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), positions.len(), "{h1} wide: {seen:?}");
+        }
+        // The wide network reads all its units: its value is not the narrow one's.
+        let pos = fen::parse(positions[0]).unwrap();
+        assert_ne!(network(64).raw(&pos), network(128).raw(&pos));
     }
 
     #[test]
@@ -335,19 +439,8 @@ mod tests {
         assert_eq!(a[..n], b[..n]);
         // White men on 29 and 30 are the mover's men on 4 and 3 (indices 3 and 2).
         assert_eq!(a[..n], [2, 3, 32 + 23, 64 + 7, 96 + 27]);
-        let net = network();
+        let net = network(64);
         assert_eq!(net.raw(&pos), net.raw(&turned));
-        // The integer pass by hand for one input: the first layer's sums clipped, the
-        // second's divided back to the fixed point and clipped, the output's dot product.
-        let one = [5u16];
-        let a1: Vec<i32> = (0..H1)
-            .map(|k| (i32::from(net.b1[k]) + i32::from(net.w1[5 * H1 + k])).clamp(0, QA))
-            .collect();
-        let mut want = net.b3;
-        for j in 0..H2 {
-            let sum: i32 = (0..H1).map(|k| a1[k] * i32::from(net.w2[j * H1 + k])).sum();
-            want += ((sum + net.b2[j]) / QA).clamp(0, QA) * i32::from(net.w3[j]);
-        }
-        assert_eq!(net.raw_inputs(&one), want);
+        assert_eq!(net.raw_inputs(&[5]), by_hand(&net, &[5]));
     }
 }

@@ -10,7 +10,7 @@
 //! end the loss of the integer network the engine will run, on the same held-out records.
 //!
 //! `train --data FILE [--data FILE ...] --out engine/src/eval/nets/english.bgnn [--epochs N]
-//! [--lambda L] [--lr R] [--batch B] [--seed S] [--max N]`
+//! [--lambda L] [--lr R] [--batch B] [--seed S] [--max N] [--h1 64|128]`
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,7 +21,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use buffgreen::board::{Position, Rules};
-use buffgreen::eval::net::{self, Network, H1, H2, INPUTS, QA, W1_LIMIT};
+use buffgreen::eval::net::{self, Network, H2, INPUTS, QA, W1_LIMIT, WIDTHS};
 use buffgreen::eval::{self, LOGISTIC_SCALE};
 use buffgreen_tune::data::Reader;
 
@@ -61,6 +61,21 @@ struct Cli {
     /// One block of 1024 records in this many is held out.
     #[arg(long, default_value_t = 50)]
     valid: usize,
+    /// Units of the first hidden layer: 64 or 128 (the widths the engine reads).
+    #[arg(long, default_value_t = 64, value_parser = width)]
+    h1: usize,
+}
+
+/// A first-layer width the engine has a pass for ([`net::WIDTHS`]).
+fn width(text: &str) -> Result<usize, String> {
+    let w: usize = text.parse().map_err(|e| format!("{text}: {e}"))?;
+    if WIDTHS.contains(&w) {
+        Ok(w)
+    } else {
+        Err(format!(
+            "{w} units: the engine reads networks {WIDTHS:?} wide"
+        ))
+    }
 }
 
 /// A training record: active inputs and the target.
@@ -129,9 +144,10 @@ fn load(cli: &Cli) -> Result<(Vec<Sample>, Rules), String> {
     Ok((out, reader_rules(rules)))
 }
 
-/// The float model.
+/// The float model, `N` units in the first layer: the width is a constant so that one
+/// record's activations are arrays on the stack, as fast as when 64 was the only width.
 #[derive(Clone)]
-struct Model {
+struct Model<const N: usize> {
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
@@ -141,20 +157,20 @@ struct Model {
 }
 
 /// One forward pass's activations.
-struct Pass {
-    a1: [f32; H1],
+struct Pass<const N: usize> {
+    a1: [f32; N],
     a2: [f32; H2],
     z: f32,
 }
 
-impl Model {
-    fn new(rng: &mut Xoshiro256PlusPlus) -> Model {
+impl<const N: usize> Model<N> {
+    fn new(rng: &mut Xoshiro256PlusPlus) -> Self {
         let mut u =
             |n: usize, a: f32| -> Vec<f32> { (0..n).map(|_| rng.gen_range(-a..a)).collect() };
         Model {
-            w1: u(INPUTS * H1, 0.1),
-            b1: vec![0.2; H1],
-            w2: u(H2 * H1, 1.0 / (H1 as f32).sqrt()),
+            w1: u(INPUTS * N, 0.1),
+            b1: vec![0.2; N],
+            w2: u(H2 * N, 1.0 / (N as f32).sqrt()),
             b2: vec![0.2; H2],
             // Small: the untrained network adds almost nothing to the hand-set evaluation.
             w3: u(H2, 0.01),
@@ -162,33 +178,33 @@ impl Model {
         }
     }
 
-    fn zeros() -> Model {
+    fn zeros() -> Self {
         Model {
-            w1: vec![0.0; INPUTS * H1],
-            b1: vec![0.0; H1],
-            w2: vec![0.0; H2 * H1],
+            w1: vec![0.0; INPUTS * N],
+            b1: vec![0.0; N],
+            w2: vec![0.0; H2 * N],
             b2: vec![0.0; H2],
             w3: vec![0.0; H2],
             b3: 0.0,
         }
     }
 
-    fn forward(&self, s: &Sample) -> Pass {
-        let mut acc = [0f32; H1];
+    fn forward(&self, s: &Sample) -> Pass<N> {
+        let mut acc = [0f32; N];
         acc.copy_from_slice(&self.b1);
         for &i in &s.inputs[..s.n as usize] {
-            let row = &self.w1[i as usize * H1..][..H1];
+            let row = &self.w1[i as usize * N..][..N];
             for (a, &w) in acc.iter_mut().zip(row) {
                 *a += w;
             }
         }
-        let mut a1 = [0f32; H1];
+        let mut a1 = [0f32; N];
         for (x, &a) in a1.iter_mut().zip(&acc) {
             *x = a.clamp(0.0, 1.0);
         }
         let mut a2 = [0f32; H2];
         let mut z = self.b3 + s.base;
-        for (j, (a, row)) in a2.iter_mut().zip(self.w2.chunks_exact(H1)).enumerate() {
+        for (j, (a, row)) in a2.iter_mut().zip(self.w2.chunks_exact(N)).enumerate() {
             let sum: f32 = a1.iter().zip(row).map(|(x, w)| x * w).sum::<f32>() + self.b2[j];
             *a = sum.clamp(0.0, 1.0);
             z += *a * self.w3[j];
@@ -197,12 +213,12 @@ impl Model {
     }
 
     /// Adds the gradient of the loss of `s` to `g`; returns the loss.
-    fn backward(&self, s: &Sample, g: &mut Model) -> f32 {
+    fn backward(&self, s: &Sample, g: &mut Self) -> f32 {
         let p = self.forward(s);
         let out = sigmoid(p.z);
         let dz = out - s.target;
         g.b3 += dz;
-        let mut d1 = [0f32; H1];
+        let mut d1 = [0f32; N];
         for j in 0..H2 {
             g.w3[j] += dz * p.a2[j];
             // The clipped unit passes a gradient only inside its range.
@@ -211,9 +227,9 @@ impl Model {
             }
             let d2 = dz * self.w3[j];
             g.b2[j] += d2;
-            let row = &self.w2[j * H1..][..H1];
-            let grow = &mut g.w2[j * H1..][..H1];
-            for k in 0..H1 {
+            let row = &self.w2[j * N..][..N];
+            let grow = &mut g.w2[j * N..][..N];
+            for k in 0..N {
                 grow[k] += d2 * p.a1[k];
                 d1[k] += d2 * row[k];
             }
@@ -225,7 +241,7 @@ impl Model {
             g.b1[k] += *d;
         }
         for &i in &s.inputs[..s.n as usize] {
-            let grow = &mut g.w1[i as usize * H1..][..H1];
+            let grow = &mut g.w1[i as usize * N..][..N];
             for (gw, d) in grow.iter_mut().zip(&d1) {
                 *gw += d;
             }
@@ -254,6 +270,7 @@ impl Model {
         };
         let big = i16::MAX as f32 / QA as f32;
         Network {
+            h1: N,
             w1: i16s(&self.w1, W1_LIMIT),
             b1: i16s(&self.b1, W1_LIMIT),
             w2: i16s(&self.w2, big),
@@ -265,14 +282,14 @@ impl Model {
 }
 
 /// Adam's moments.
-struct Adam {
-    m: Model,
-    v: Model,
+struct Adam<const N: usize> {
+    m: Model<N>,
+    v: Model<N>,
     t: i32,
 }
 
-impl Adam {
-    fn step(&mut self, model: &mut Model, grad: &mut Model, lr: f32, decay: f32, scale: f32) {
+impl<const N: usize> Adam<N> {
+    fn step(&mut self, model: &mut Model<N>, grad: &mut Model<N>, lr: f32, decay: f32, scale: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.t += 1;
@@ -341,19 +358,48 @@ fn main() -> ExitCode {
         eprintln!("train: no records");
         return ExitCode::from(2);
     }
+    // `width` let only the engine's widths through; each has its own compiled fit.
+    let net = match cli.h1 {
+        64 => fit::<64>(&cli, train, &valid, &rules, t0),
+        128 => fit::<128>(&cli, train, &valid, &rules, t0),
+        h1 => unreachable!("--h1 {h1} passed the check of WIDTHS {WIDTHS:?}"),
+    };
+    // The integer network on the held-out records: what the engine will see.
+    let (a, b) = held_out(&valid, |s| {
+        s.base + net.raw_inputs(&s.inputs[..s.n as usize]) as f32 / (QA * QA) as f32
+    });
+    eprintln!("integer network: held-out loss {a:.5} (against results {b:.5})");
+    if let Err(e) = std::fs::write(&cli.out, net.to_bytes()) {
+        eprintln!("train: {}: {e}", cli.out.display());
+        return ExitCode::from(2);
+    }
+    println!("wrote {}", cli.out.display());
+    ExitCode::SUCCESS
+}
+
+/// Fits a network `N` units wide on `train`, reporting the loss on `valid` after each epoch,
+/// and returns it rounded to the engine's integers (`t0`: when the run began, for the times it
+/// reports).
+fn fit<const N: usize>(
+    cli: &Cli,
+    mut train: Vec<Sample>,
+    valid: &[Sample],
+    rules: &Rules,
+    t0: Instant,
+) -> Network {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cli.seed);
-    let mut model = Model::new(&mut rng);
+    let mut model = Model::<N>::new(&mut rng);
     let mut grad = Model::zeros();
     let mut adam = Adam {
         m: Model::zeros(),
         v: Model::zeros(),
         t: 0,
     };
-    let (hand, hand_r) = held_out(&valid, |s| {
-        eval::handset(&s.pos, &rules) as f32 / LOGISTIC_SCALE as f32
+    let (hand, hand_r) = held_out(valid, |s| {
+        eval::handset(&s.pos, rules) as f32 / LOGISTIC_SCALE as f32
     });
     eprintln!("hand-set evaluation: held-out loss {hand:.5} (against results {hand_r:.5})");
-    let (l0, r0) = held_out(&valid, |s| model.forward(s).z);
+    let (l0, r0) = held_out(valid, |s| model.forward(s).z);
     eprintln!("epoch 0: held-out loss {l0:.5} (against results {r0:.5})");
     for epoch in 1..=cli.epochs {
         let late = epoch as i32 - (2 * cli.epochs as i32) / 3;
@@ -375,28 +421,52 @@ fn main() -> ExitCode {
                 1.0 / batch.len() as f32,
             );
         }
-        let (l, r) = held_out(&valid, |s| model.forward(s).z);
+        let (l, r) = held_out(valid, |s| model.forward(s).z);
         eprintln!(
             "epoch {epoch}: lr {lr:.5}, training loss {:.5}, held-out loss {l:.5} (against results {r:.5}), {:.0} s",
             total / train.len() as f64,
             t0.elapsed().as_secs_f64()
         );
     }
-    let net = model.quantize();
-    // The integer network on the held-out records: what the engine will see.
-    let (a, b) = held_out(&valid, |s| {
-        s.base + net.raw_inputs(&s.inputs[..s.n as usize]) as f32 / (QA * QA) as f32
-    });
-    eprintln!("integer network: held-out loss {a:.5} (against results {b:.5})");
-    if let Err(e) = std::fs::write(&cli.out, net.to_bytes()) {
-        eprintln!("train: {}: {e}", cli.out.display());
-        return ExitCode::from(2);
-    }
-    println!("wrote {}", cli.out.display());
-    ExitCode::SUCCESS
+    model.quantize()
 }
 
 /// The rules of the files read (English when none was read).
 fn reader_rules(rules: Option<Rules>) -> Rules {
     rules.unwrap_or(Rules::ENGLISH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The model `N` wide, rounded, is a file the engine reads back as the same network, and
+    /// evaluates it with its pass of that width.
+    fn engine_reads<const N: usize>() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let net = Model::<N>::new(&mut rng).quantize();
+        assert_eq!(net.h1, N);
+        let read = Network::parse(&net.to_bytes()).expect("a network file");
+        assert_eq!(read, net);
+        let mut inputs = [0u16; 32];
+        let n = net::active(&Position::startpos(), &mut inputs);
+        assert_eq!(read.raw_inputs(&inputs[..n]), net.raw_inputs(&inputs[..n]));
+    }
+
+    #[test]
+    fn each_width_fits_a_network_the_engine_reads() {
+        engine_reads::<64>();
+        engine_reads::<128>();
+    }
+
+    #[test]
+    fn only_the_engines_widths_are_accepted() {
+        assert_eq!(width("64"), Ok(64));
+        assert_eq!(width("128"), Ok(128));
+        assert_eq!(
+            width("96"),
+            Err("96 units: the engine reads networks [64, 128] wide".to_string())
+        );
+        assert!(width("wide").is_err());
+    }
 }
