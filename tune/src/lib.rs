@@ -12,7 +12,7 @@ pub mod progress;
 pub mod rescore;
 
 use buffgreen::board::{DrawCount, Position};
-use buffgreen::tablebase::{counting, Tablebase, Value};
+use buffgreen::tablebase::{counting, solve, Tablebase, Value};
 use buffgreen::types::Color;
 
 /// Where a position's label comes from.
@@ -47,7 +47,7 @@ pub fn table_label(tb: &Tablebase, pos: &Position, clock: u32, draws: DrawCount)
     }
     let count = counting::table_count(tb.rules(), clock, draws);
     let value = tb.probe_at(pos, count).ok()?;
-    if !counting::answers(value, pos, tb.rules(), draws) {
+    if !solve::answers(value, pos, tb.rules(), draws) {
         return None;
     }
     Some(black_result(value, pos.side_to_move()))

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::board::{generate_moves, has_moves, next_clock, DrawCount, MoveList, Position, Rules};
 use crate::search::solver::Proof;
-use crate::tablebase::{counting, Tablebase, Value};
+use crate::tablebase::{counting, solve, Tablebase, Value};
 use crate::types::Move;
 
 /// Plies of a proof that comes from the tables start here (see the module comment).
@@ -94,7 +94,7 @@ impl Endgame {
     /// when covered (a missing slice, or a block that fails its check, is taken as not
     /// covered; the engine says the first such failure, see [`Tablebase::take_fault`]; so is
     /// a 7.2.7 entry that does not hold at the game's diagonal count, see
-    /// [`counting::answers`]).
+    /// [`solve::answers`]).
     /// Without draws (see [`Endgame::without_draws`]) a draw is no answer.
     #[inline]
     pub fn probe(&self, pos: &Position, clock: u32, draws: DrawCount) -> Option<Value> {
@@ -113,7 +113,7 @@ impl Endgame {
             .tb
             .probe_at(pos, counting::table_count(rules, clock, draws))
             .ok()?;
-        counting::answers(value, pos, rules, draws).then_some(value)
+        solve::answers(value, pos, rules, draws).then_some(value)
     }
 
     /// True when the root of the search is a tabled draw (see [`Endgame::without_draws`]).

@@ -11,9 +11,9 @@ use crate::board::fen;
 use crate::cli::GameRuleFlags;
 use crate::tablebase::build::progress::Progress;
 use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
-use crate::tablebase::counting;
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::probe::verify::{verify, SliceChecked};
+use crate::tablebase::solve;
 use crate::tablebase::{Tablebase, TbError};
 
 /// `buffgreen tb ...`.
@@ -342,7 +342,7 @@ fn run_probe(a: &ProbeArgs) -> i32 {
     });
     match result {
         Ok((v, stored)) => {
-            println!("{v}{}", counting::describe(stored, &pos, &rules));
+            println!("{v}{}", solve::describe(stored, &pos, &rules));
             0
         }
         // A position the tables do not hold is a negative answer, as a position not in the

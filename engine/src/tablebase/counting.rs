@@ -12,13 +12,16 @@
 //! [`stored_diagonal`]); docs/tablebase.md says the rest.
 
 use crate::board::{lone_on_diagonal, material_limit, DrawCount, DrawRules, Position, Rules};
-use crate::tablebase::solve::MAX_DISTANCE;
-use crate::tablebase::{Material, Value};
+use crate::tablebase::Material;
 use crate::types::Move;
 
 /// The diagonal count from which 7.2.7 turns into 7.2.8 (lidraughts' 10 plies): the layers
 /// of a 7.2.7 slice are the counts 0 to this, the last standing for every count beyond.
 pub const DIAGONAL_LAYERS: u8 = 10;
+
+/// The largest distance an entry can hold, and the draw rule a family table's entries are
+/// read with (re-exported by `solve`, which says what an entry means).
+pub const MAX_DISTANCE: u32 = 127;
 
 /// True when tables under `rules` count the family's material rules instead of a clock.
 #[inline]
@@ -26,7 +29,8 @@ pub fn counts_material(rules: &Rules) -> bool {
     rules.draws == DrawRules::Russian
 }
 
-/// The draw rule an entry is read with at a count or clock (see [`crate::tablebase::Value::at_clock`]).
+/// The draw rule an entry is read with at a count or clock (see
+/// [`crate::tablebase::Value::at_clock`]).
 #[inline]
 pub fn draw_rule(rules: &Rules) -> u32 {
     if counts_material(rules) {
@@ -91,55 +95,6 @@ pub fn table_count(rules: &Rules, clock: u32, draws: DrawCount) -> u32 {
     }
 }
 
-/// True when `value`, the entry of `pos` read at [`table_count`], is the game's result with
-/// the family's counters `draws`. Always, but in a 7.2.7 slice, whose entry holds one
-/// diagonal count ([`stored_diagonal`]): a higher diagonal count only brings draws nearer, so
-/// there a draw still holds, and at a lower one a win or loss; anything else is no answer
-/// (the caller searches instead).
-#[inline]
-pub fn answers(value: Value, pos: &Position, rules: &Rules, draws: DrawCount) -> bool {
-    if !counts_material(rules) {
-        return true;
-    }
-    let masks = crate::tablebase::material::Masks::of(pos);
-    if !layered(Material::of(&masks), rules) {
-        return true;
-    }
-    match draws
-        .diagonal()
-        .cmp(&u32::from(stored_diagonal(pos, rules)))
-    {
-        std::cmp::Ordering::Equal => true,
-        std::cmp::Ordering::Greater => value == Value::Draw,
-        std::cmp::Ordering::Less => value != Value::Draw,
-    }
-}
-
-/// What `tb probe` adds to a family table's value of `pos` (stored entry `stored`): the
-/// entry and the last count at which its win or loss holds (its distance is 127 less that
-/// count, not plies to the conversion), and for a 7.2.7 position the diagonal count the
-/// entry is for. Empty under the clock.
-pub fn describe(stored: Value, pos: &Position, rules: &Rules) -> String {
-    if !counts_material(rules) {
-        return String::new();
-    }
-    let mut out = String::new();
-    if let Value::Win(d @ 1..) | Value::Loss(d @ 1..) = stored {
-        let last = MAX_DISTANCE - d;
-        out.push_str(&format!(
-            " ({stored} while the material count is at most {last})"
-        ));
-    }
-    let masks = crate::tablebase::material::Masks::of(pos);
-    if layered(Material::of(&masks), rules) {
-        out.push_str(&format!(
-            " (7.2.7: for a diagonal count of {})",
-            stored_diagonal(pos, rules)
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,27 +140,5 @@ mod tests {
         next.play_unchecked(mv);
         assert!(!restarts(&pos, mv, &next, &rules, 0));
         assert!(restarts(&pos, mv, &next, &Rules::BUFF_AND_GREEN, 0));
-    }
-
-    #[test]
-    fn a_seven_two_seven_entry_answers_at_other_diagonal_counts_only_where_it_must_hold() {
-        let rules = russian();
-        let on = fen::parse("W:WK1,K2,K3:BK15").expect("fen");
-        let off = fen::parse("W:WK1,K2,K3:BK32").expect("fen");
-        assert_eq!(stored_diagonal(&on, &rules), 1);
-        assert_eq!(stored_diagonal(&off, &rules), 0);
-        let at = |c: u16, d: u8| DrawCount::counted(c, d);
-        assert_eq!(table_count(&rules, 40, at(7, 1)), 7);
-        assert_eq!(table_count(&Rules::BUFF_AND_GREEN, 40, at(7, 1)), 40);
-        let (win, draw) = (Value::Win(100), Value::Draw);
-        // At the stored count anything; above it draws; below it wins and losses.
-        assert!(answers(win, &on, &rules, at(7, 1)) && answers(draw, &on, &rules, at(7, 1)));
-        assert!(!answers(win, &on, &rules, at(7, 2)) && answers(draw, &on, &rules, at(7, 9)));
-        assert!(answers(win, &on, &rules, at(7, 0)) && !answers(draw, &on, &rules, at(7, 0)));
-        assert!(answers(win, &off, &rules, at(7, 0)) && !answers(win, &off, &rules, at(7, 3)));
-        // Elsewhere, and under the clock, the diagonal count plays no part.
-        let short = fen::parse("W:WK5,K6:BK32").expect("fen");
-        assert!(answers(win, &short, &rules, at(3, 12)));
-        assert!(answers(win, &on, &Rules::BUFF_AND_GREEN, at(7, 5)));
     }
 }

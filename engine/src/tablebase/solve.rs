@@ -3,12 +3,11 @@
 
 use std::fmt;
 
-use crate::board::{generate_moves, MoveList, Position, Rules};
-use crate::tablebase::counting;
+use crate::board::{generate_moves, DrawCount, MoveList, Position, Rules};
+pub use crate::tablebase::counting::MAX_DISTANCE;
+use crate::tablebase::counting::{self, counts_material, layered, stored_diagonal};
+use crate::tablebase::Material;
 use crate::types::Move;
-
-/// The largest distance an entry can hold.
-pub const MAX_DISTANCE: u32 = 127;
 
 /// The entry byte of a position whose side to move has no legal move: `loss 0` in a table of
 /// normal checkers, `win 0` in one of losing checkers (the rules of the table say which; no
@@ -233,6 +232,55 @@ impl Step {
     }
 }
 
+/// True when `value`, the entry of `pos` read at [`counting::table_count`], is the game's result with
+/// the family's counters `draws`. Always, but in a 7.2.7 slice, whose entry holds one
+/// diagonal count ([`stored_diagonal`]): a higher diagonal count only brings draws nearer, so
+/// there a draw still holds, and at a lower one a win or loss; anything else is no answer
+/// (the caller searches instead).
+#[inline]
+pub fn answers(value: Value, pos: &Position, rules: &Rules, draws: DrawCount) -> bool {
+    if !counts_material(rules) {
+        return true;
+    }
+    let masks = crate::tablebase::material::Masks::of(pos);
+    if !layered(Material::of(&masks), rules) {
+        return true;
+    }
+    match draws
+        .diagonal()
+        .cmp(&u32::from(stored_diagonal(pos, rules)))
+    {
+        std::cmp::Ordering::Equal => true,
+        std::cmp::Ordering::Greater => value == Value::Draw,
+        std::cmp::Ordering::Less => value != Value::Draw,
+    }
+}
+
+/// What `tb probe` adds to a family table's value of `pos` (stored entry `stored`): the
+/// entry and the last count at which its win or loss holds (its distance is 127 less that
+/// count, not plies to the conversion), and for a 7.2.7 position the diagonal count the
+/// entry is for. Empty under the clock.
+pub fn describe(stored: Value, pos: &Position, rules: &Rules) -> String {
+    if !counts_material(rules) {
+        return String::new();
+    }
+    let mut out = String::new();
+    if let Value::Win(d @ 1..) | Value::Loss(d @ 1..) = stored {
+        let last = MAX_DISTANCE - d;
+        out.push_str(&format!(
+            " ({stored} while the material count is at most {last})"
+        ));
+    }
+    let masks = crate::tablebase::material::Masks::of(pos);
+    if layered(Material::of(&masks), rules) {
+        out.push_str(&format!(
+            " (7.2.7: for a diagonal count of {})",
+            stored_diagonal(pos, rules)
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,5 +308,37 @@ mod tests {
         assert_eq!(Value::Win(0).at_clock(500, 80), Value::Win(0));
         assert_eq!(Value::Win(99).at_clock(500, 0), Value::Win(99));
         assert_eq!(Value::Win(1).to_string(), "win 1");
+    }
+
+    fn russian() -> Rules {
+        Rules {
+            draw_half_moves: 0,
+            ..crate::board::Variant::Russian.rules()
+        }
+    }
+
+    #[test]
+    fn a_seven_two_seven_entry_answers_at_other_diagonal_counts_only_where_it_must_hold() {
+        let rules = russian();
+        let on = crate::board::fen::parse("W:WK1,K2,K3:BK15").expect("fen");
+        let off = crate::board::fen::parse("W:WK1,K2,K3:BK32").expect("fen");
+        assert_eq!(stored_diagonal(&on, &rules), 1);
+        assert_eq!(stored_diagonal(&off, &rules), 0);
+        let at = |c: u16, d: u8| DrawCount::counted(c, d);
+        assert_eq!(counting::table_count(&rules, 40, at(7, 1)), 7);
+        assert_eq!(
+            counting::table_count(&Rules::BUFF_AND_GREEN, 40, at(7, 1)),
+            40
+        );
+        let (win, draw) = (Value::Win(100), Value::Draw);
+        // At the stored count anything; above it draws; below it wins and losses.
+        assert!(answers(win, &on, &rules, at(7, 1)) && answers(draw, &on, &rules, at(7, 1)));
+        assert!(!answers(win, &on, &rules, at(7, 2)) && answers(draw, &on, &rules, at(7, 9)));
+        assert!(answers(win, &on, &rules, at(7, 0)) && !answers(draw, &on, &rules, at(7, 0)));
+        assert!(answers(win, &off, &rules, at(7, 0)) && !answers(win, &off, &rules, at(7, 3)));
+        // Elsewhere, and under the clock, the diagonal count plays no part.
+        let short = crate::board::fen::parse("W:WK5,K6:BK32").expect("fen");
+        assert!(answers(win, &short, &rules, at(3, 12)));
+        assert!(answers(win, &on, &Rules::BUFF_AND_GREEN, at(7, 5)));
     }
 }

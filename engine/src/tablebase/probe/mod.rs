@@ -427,7 +427,7 @@ impl Tablebase {
 
     /// The result of `pos` at no-progress clock `clock`, or in tables of Russian and
     /// Brazilian at material count `clock` ([`crate::board::DrawCount::count`]; a 7.2.7
-    /// entry holds one diagonal count, see [`counting::answers`]).
+    /// entry holds one diagonal count, see [`crate::tablebase::solve::answers`]).
     pub fn probe_at(&self, pos: &Position, clock: u32) -> Result<Value, TbError> {
         Ok(self
             .probe(pos)?
