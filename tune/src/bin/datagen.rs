@@ -66,6 +66,16 @@ struct Cli {
 
 /// The rule set a `--rules` word names (the rule sets' one-word keys: `english`,
 /// `buffgreen`, ...).
+
+/// `println!` that does not panic when stdout is closed: `datagen status FILE | head -1`
+/// closes the pipe before the second line, and a reader going away is no error of ours.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 fn rule_set(word: &str) -> Result<Variant, String> {
     Variant::from_key(word).ok_or_else(|| {
         let keys: Vec<&str> = Variant::ALL.iter().map(|v| v.key()).collect();
@@ -183,7 +193,7 @@ fn rescore(args: &RescoreArgs) -> Result<(), String> {
         );
     })
     .map_err(|e| e.to_string())?;
-    println!(
+    say!(
         "datagen rescore: {} records in {} ({} this run)",
         done.after,
         args.out.display(),
@@ -206,11 +216,11 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Status { file } => match Progress::load(&Progress::path_of(&file)) {
             Ok(Some(p)) => {
-                println!("{}", p.summary());
+                say!("{}", p.summary());
                 // The rules come from the data file's header, which is what a reader gets.
                 match data::Reader::open(&file) {
                     Ok(reader) => {
-                        println!("rules: {}", data::rules_name(&reader.rules()));
+                        say!("rules: {}", data::rules_name(&reader.rules()));
                         ExitCode::SUCCESS
                     }
                     Err(e) => {
@@ -339,7 +349,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
     let mut sh = shared.lock().map_err(|_| "a thread failed".to_string())?;
     sh.progress.seconds = seconds_before + started.elapsed().as_secs_f64();
     save(&mut sh, &progress_path)?;
-    println!("{}", sh.progress.summary());
+    say!("{}", sh.progress.summary());
     if failed.load(Ordering::Relaxed) {
         return Err("stopped by an error".into());
     }
