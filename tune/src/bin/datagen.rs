@@ -64,9 +64,6 @@ struct Cli {
     command: Command,
 }
 
-/// The rule set a `--rules` word names (the rule sets' one-word keys: `english`,
-/// `buffgreen`, ...).
-
 /// `println!` that does not panic when stdout is closed: `datagen status FILE | head -1`
 /// closes the pipe before the second line, and a reader going away is no error of ours.
 macro_rules! say {
@@ -76,6 +73,8 @@ macro_rules! say {
     }};
 }
 
+/// The rule set a `--rules` word names (the rule sets' one-word keys: `english`,
+/// `buffgreen`, ...).
 fn rule_set(word: &str) -> Result<Variant, String> {
     Variant::from_key(word).ok_or_else(|| {
         let keys: Vec<&str> = Variant::ALL.iter().map(|v| v.key()).collect();
