@@ -174,7 +174,6 @@ pub fn play(
     mut input: impl BufRead,
     mut out: impl Write,
 ) -> Result<Saved, GuiError> {
-    let mut saver = Saver::new(&opts.pdn);
     let mut engine = Engine::start(&opts.engine)?;
     engine.send("ucinewgame")?;
     let mut record = Record::new(opts.rules, game::start_fen(&opts.rules));
@@ -187,6 +186,8 @@ pub fn play(
             .join(" ")
     };
     let mut snap = describe(&mut engine, &record)?;
+    // Opened once the engine took the rules: a game that cannot start leaves no file.
+    let mut saver = Saver::new(&opts.pdn);
     let mut flip = opts.flip;
     let mut level = opts.level;
     let side_name = |s: Option<Side>| s.map_or("nobody", Side::name);

@@ -7,6 +7,17 @@
 //! is, [`rescore`] labels a sample of a data file again by a longer search; the labels the
 //! tables give are here.
 
+/// `println!` that does not panic when stdout is closed: `datagen status FILE | head -1` and
+/// `tune ... | head` close the pipe before the last line, and a reader going away is no error
+/// of ours.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod data;
 pub mod progress;
 pub mod rescore;

@@ -45,6 +45,7 @@ use buffgreen_lab::alphabeta::{self, Budget};
 use buffgreen_tune::data::{self, Outcome, Record};
 use buffgreen_tune::progress::Progress;
 use buffgreen_tune::rescore;
+use buffgreen_tune::say;
 use buffgreen_tune::table_label;
 
 /// The repository's root, which the rule sets' deck paths are relative to.
@@ -62,15 +63,6 @@ const MAX_PLIES: usize = 600;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-/// `println!` that does not panic when stdout is closed: `datagen status FILE | head -1`
-/// closes the pipe before the second line, and a reader going away is no error of ours.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
 }
 
 /// The rule set a `--rules` word names (the rule sets' one-word keys: `english`,

@@ -24,6 +24,7 @@ use buffgreen::board::{Position, Rules};
 use buffgreen::eval::net::{self, Network, H2, INPUTS, QA, W1_LIMIT, WIDTHS};
 use buffgreen::eval::{self, LOGISTIC_SCALE};
 use buffgreen_tune::data::Reader;
+use buffgreen_tune::say;
 
 #[derive(Parser)]
 #[command(
@@ -373,7 +374,7 @@ fn main() -> ExitCode {
         eprintln!("train: {}: {e}", cli.out.display());
         return ExitCode::from(2);
     }
-    println!("wrote {}", cli.out.display());
+    say!("wrote {}", cli.out.display());
     ExitCode::SUCCESS
 }
 

@@ -40,6 +40,7 @@ use buffgreen::board::{has_captures, Rules, Variant, WeightSet};
 use buffgreen::eval::weights::{self, Weights, PARAMS};
 use buffgreen::eval::{self, LOGISTIC_SCALE};
 use buffgreen_tune::data::Reader;
+use buffgreen_tune::say;
 use buffgreen_tune::Source;
 
 /// One training position.
@@ -272,13 +273,13 @@ fn main() {
         (WeightSet::ShortKings, false) => "SHORT",
         (WeightSet::LongKings, false) => "LONG",
     };
-    println!("#[rustfmt::skip]");
-    println!("pub const {name}: Weights = [");
+    say!("#[rustfmt::skip]");
+    say!("pub const {name}: Weights = [");
     let show = |label: &str, from: usize, len: usize| {
-        println!("    // {label}");
+        say!("    // {label}");
         for chunk in rounded[from..from + len].chunks(4) {
             let line: Vec<String> = chunk.iter().map(|x| format!("{},", *x as i64)).collect();
-            println!("    {}", line.join(" "));
+            say!("    {}", line.join(" "));
         }
     };
     show(
@@ -304,5 +305,5 @@ fn main() {
         weights::BACK_RANK - weights::RUNAWAY,
     );
     show("Back-row patterns, middle game.", weights::BACK_RANK, 16);
-    println!("];");
+    say!("];");
 }
