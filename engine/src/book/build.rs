@@ -316,12 +316,12 @@ mod tests {
         // The start position and then its best reply were expanded (7 moves each searched).
         assert_eq!(steps, vec![(8, 1), (15, 2)]);
         let want = [
-            ("9-13", -4),
-            ("11-15", -16),
-            ("11-16", -27),
-            ("9-14", -38),
-            ("12-16", -41),
-            ("10-15", -44),
+            ("9-13", 0),
+            ("11-15", -19),
+            ("10-15", -33),
+            ("9-14", -36),
+            ("11-16", -38),
+            ("12-16", -45),
         ];
         let want: Vec<(String, i16)> = want.iter().map(|&(m, s)| (m.to_string(), s)).collect();
         assert_eq!(got, want);
