@@ -213,10 +213,10 @@ fn every_header_field_is_checked_against_the_formats_limits() {
         ),
         (
             12,
-            &[0x1b, 0, 0, 0],
-            "bad header: unknown rule switches 0x1b".into(),
+            &[0x18, 0, 0, 0],
+            "bad header: rule switches 0x18 are not those of American Pool checkers".into(),
         ),
-        // Bits 3-4 name Russian or Brazilian, whose switches are both on.
+        // Bits 3-4 name Russian, Brazilian or Pool, whose switches are both on.
         (
             12,
             &[0x08, 0, 0, 0],

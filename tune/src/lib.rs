@@ -49,7 +49,7 @@ pub fn black_result(value: Value, side_to_move: Color) -> f64 {
 }
 
 /// The tables' result of `pos` at `clock` (and the 8x8 family's counters `draws`, which
-/// tables of Russian and Brazilian read) from Black's view; `None` when the tables do not
+/// tables of the 8x8 family read) from Black's view; `None` when the tables do not
 /// cover it (or a 7.2.7 entry does not hold at the game's diagonal count) or its slice cannot
 /// be read.
 pub fn table_label(tb: &Tablebase, pos: &Position, clock: u32, draws: DrawCount) -> Option<f64> {

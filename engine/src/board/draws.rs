@@ -147,6 +147,25 @@ fn pool_strong(pos: &Position) -> Option<Color> {
     })
 }
 
+/// The plies the game may stand in `pos` under Pool's 13-move rule, counted in plies from
+/// when the forces stood so, before it is drawn (`None`: no side has three kings against a
+/// lone king). The game counts the three kings' moves; in plies that count is the same rule
+/// with a limit that depends on the side to move: whichever side moved first once the forces
+/// stood so, the three kings have made `plies / 2` moves (rounded down) with their side to
+/// move and `plies / 2` rounded up with the lone king's, so their 13th move is made by the
+/// 25th ply when the lone king is to move and by the 26th when they are. The endgame tables
+/// count plies (their entries fall by one a ply), and read a game's count of moves as twice
+/// as many plies, which stands for the same moves with either side to move.
+pub fn pool_limit(pos: &Position) -> Option<u32> {
+    let strong = pool_strong(pos)?;
+    let plies = 2 * u32::from(POOL_MOVES);
+    Some(if pos.side_to_move() == strong {
+        plies
+    } else {
+        plies - 1
+    })
+}
+
 impl DrawCount {
     /// The counters after `mv`, played in `before`, gave `after`, under `rules`.
     #[inline]

@@ -19,7 +19,7 @@ mod position;
 mod rules;
 pub mod zobrist;
 
-pub use draws::{lone_on_diagonal, material_limit, repeated, DrawCount, FamilyDraw};
+pub use draws::{lone_on_diagonal, material_limit, pool_limit, repeated, DrawCount, FamilyDraw};
 pub use family::{count_moves, generate_moves};
 pub use game::{next_clock, result_of, Game, GameResult, PlayError};
 pub use movegen::{capture_blockers, capture_squares, has_captures, has_moves, MoveList};

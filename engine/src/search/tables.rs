@@ -89,8 +89,8 @@ impl Endgame {
         pos.occupied().count() <= self.pieces && self.tb.covers(pos)
     }
 
-    /// The result of `pos` at no-progress clock `clock` (in tables of Russian and Brazilian,
-    /// at the material count of `draws`, see [`counting::table_count`]) for its side to move,
+    /// The result of `pos` at no-progress clock `clock` (in tables of the 8x8 family, at the
+    /// material count of `draws`, see [`counting::table_count`]) for its side to move,
     /// when covered (a missing slice, or a block that fails its check, is taken as not
     /// covered; the engine says the first such failure, see [`Tablebase::take_fault`]; so is
     /// a 7.2.7 entry that does not hold at the game's diagonal count, see

@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use crate::board::fen;
+use crate::board::{fen, DrawCount};
 use crate::cli::GameRuleFlags;
 use crate::tablebase::build::progress::Progress;
 use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY, DEFAULT_SAVE_EVERY};
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::probe::verify::{verify, SliceChecked};
-use crate::tablebase::solve;
+use crate::tablebase::{counting, solve};
 use crate::tablebase::{Tablebase, TbError};
 
 /// `buffgreen tb ...`.
@@ -137,7 +137,8 @@ pub struct ProbeArgs {
     pub fen: String,
     /// No-progress clock: half-moves since the last capture or crowning; under Russian and
     /// Brazilian tables the material count instead (plies counted under the material rule
-    /// in force, as the game's draw counters have it).
+    /// in force, as the game's draw counters have it); under Pool tables the moves the three
+    /// kings made against the lone king (the game's 13-move count).
     #[arg(long, default_value_t = 0)]
     pub clock: u32,
     #[command(flatten)]
@@ -338,7 +339,10 @@ fn run_probe(a: &ProbeArgs) -> i32 {
     let rules = a.rules.rules();
     let result = Tablebase::open(&dir, &rules).and_then(|tb| {
         let stored = tb.probe(&pos)?;
-        Ok((tb.probe_at(&pos, a.clock)?, stored))
+        // The game's count as the search passes it (Pool's moves become plies).
+        let count = u16::try_from(a.clock).unwrap_or(u16::MAX);
+        let at = counting::table_count(&rules, a.clock, DrawCount::counted(count, 0));
+        Ok((tb.probe_at(&pos, at)?, stored))
     });
     match result {
         Ok((v, stored)) => {

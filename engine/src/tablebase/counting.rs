@@ -1,6 +1,7 @@
 //! How a table counts toward a draw: the no-progress clock (Buff and Green, English), or the
-//! material rules of Russian and Brazilian draughts ([`DrawRules::Russian`], read from
-//! [`DrawCount`] so that the rules live in one place).
+//! material rules of Russian and Brazilian draughts ([`DrawRules::Russian`]) and Pool's 13
+//! moves of three kings against one ([`DrawRules::Pool`]), read from [`DrawCount`] so that
+//! the rules live in one place.
 //!
 //! A family table holds one entry per position, read at the game's material count `c` with a
 //! draw rule of [`MAX_DISTANCE`]: `win d` or `loss d` holds iff `d <= 127 - c`. A position
@@ -10,8 +11,15 @@
 //! diagonal) a single entry cannot hold: its slices are solved over that counter too and
 //! store the value at the counter a move into the position leaves when it was 0 before (see
 //! [`stored_diagonal`]); docs/tablebase.md says the rest.
+//!
+//! Pool's rule counts the moves of the three kings, where the entries count plies: the
+//! tables hold it as a material rule in plies whose limit depends on the side to move
+//! ([`pool_limit`]), and read a game's count of moves at twice as many plies
+//! ([`table_count`]).
 
-use crate::board::{lone_on_diagonal, material_limit, DrawCount, DrawRules, Position, Rules};
+use crate::board::{
+    lone_on_diagonal, material_limit, pool_limit, DrawCount, DrawRules, Position, Rules,
+};
 use crate::tablebase::Material;
 use crate::types::Move;
 
@@ -26,6 +34,12 @@ pub const MAX_DISTANCE: u32 = 127;
 /// True when tables under `rules` count the family's material rules instead of a clock.
 #[inline]
 pub fn counts_material(rules: &Rules) -> bool {
+    rules.draws != DrawRules::HalfMoves
+}
+
+/// True under Russian and Brazilian rules, whose 7.2.7 has the second counter.
+#[inline]
+fn counts_diagonal(rules: &Rules) -> bool {
     rules.draws == DrawRules::Russian
 }
 
@@ -42,13 +56,16 @@ pub fn draw_rule(rules: &Rules) -> u32 {
 
 /// The least distance an entry of `pos` holds with `diagonal` plies counted for 7.2.7: a
 /// position drawn from count `L` on wins or loses only within `127 - (L - 1)`. 0 without a
-/// material rule (and always under the clock).
+/// material rule (and always under the clock). Pool's limit is in plies and depends on the
+/// side to move ([`pool_limit`]); `diagonal` plays no part there.
 #[inline]
 pub fn floor(pos: &Position, rules: &Rules, diagonal: u8) -> u32 {
-    if !counts_material(rules) {
-        return 0;
-    }
-    material_limit(pos, diagonal).map_or(0, |limit| (MAX_DISTANCE + 1).saturating_sub(limit))
+    let limit = match rules.draws {
+        DrawRules::HalfMoves => None,
+        DrawRules::Russian => material_limit(pos, diagonal),
+        DrawRules::Pool => pool_limit(pos),
+    };
+    limit.map_or(0, |limit| (MAX_DISTANCE + 1).saturating_sub(limit))
 }
 
 /// True when `mv` (played in `pos`, giving `next`, with `diagonal` plies counted for 7.2.7)
@@ -67,7 +84,7 @@ pub fn restarts(pos: &Position, mv: Move, next: &Position, rules: &Rules, diagon
 
 /// True for a slice of Russian 7.2.7: a lone king against three pieces with a king.
 pub fn layered(material: Material, rules: &Rules) -> bool {
-    if !counts_material(rules) || material.pieces() != 4 {
+    if !counts_diagonal(rules) || material.pieces() != 4 {
         return false;
     }
     let lone = |men: u8, kings: u8| men == 0 && kings == 1;
@@ -81,17 +98,19 @@ pub fn layered(material: Material, rules: &Rules) -> bool {
 /// when the lone king stands on the long diagonal, else 0.
 #[inline]
 pub fn stored_diagonal(pos: &Position, rules: &Rules) -> u8 {
-    u8::from(counts_material(rules) && lone_on_diagonal(pos))
+    u8::from(counts_diagonal(rules) && lone_on_diagonal(pos))
 }
 
 /// The count a table entry is read at, for a game at no-progress clock `clock` with the
-/// family's counters `draws`: the clock, or under the material rules the count.
+/// family's counters `draws`: the clock, under Russian and Brazilian rules the count, and
+/// under Pool's the plies that stand for the three kings' moves counted (twice as many: see
+/// [`pool_limit`]; the count is 0 wherever the rule does not apply).
 #[inline]
 pub fn table_count(rules: &Rules, clock: u32, draws: DrawCount) -> u32 {
-    if counts_material(rules) {
-        draws.count()
-    } else {
-        clock
+    match rules.draws {
+        DrawRules::HalfMoves => clock,
+        DrawRules::Russian => draws.count(),
+        DrawRules::Pool => draws.count().saturating_mul(2),
     }
 }
 
@@ -128,6 +147,39 @@ mod tests {
             ),
             0
         );
+    }
+
+    #[test]
+    fn pool_counts_the_three_kings_moves_in_plies() {
+        let rules = Rules {
+            draw_half_moves: 0,
+            ..Variant::Pool.rules()
+        };
+        let floor = |f: &str| floor(&fen::parse(f).expect("fen"), &rules, 0);
+        // The three kings' 13th move comes by the 26th ply with them to move, by the 25th
+        // with the lone king to move.
+        assert_eq!(floor("W:WK1,K2,K3:BK32"), 102);
+        assert_eq!(floor("B:WK1,K2,K3:BK32"), 103);
+        assert_eq!(floor("B:WK1,K2,K3:BK15"), 103);
+        // No rule with other forces (Russian's 7.2.8 and 7.2.6 are not Pool's).
+        assert_eq!(floor("W:WK5,K6:BK32"), 0);
+        assert_eq!(floor("W:WK1,K2:BK31,K32"), 0);
+        assert_eq!(floor("W:WK1,K2,14:BK32"), 0);
+        // A game's count of moves is read at twice as many plies; no diagonal count.
+        let draws = DrawCount::counted(7, 0);
+        assert_eq!(table_count(&rules, 40, draws), 14);
+        assert_eq!(table_count(&russian(), 40, draws), 7);
+        let kkk = Material {
+            bm: 0,
+            bk: 1,
+            wm: 0,
+            wk: 3,
+        };
+        assert!(!layered(kkk, &rules));
+        assert!(layered(kkk, &russian()));
+        let on = fen::parse("W:WK1,K2,K3:BK15").expect("fen");
+        assert_eq!(stored_diagonal(&on, &rules), 0);
+        assert_eq!(stored_diagonal(&on, &russian()), 1);
     }
 
     #[test]

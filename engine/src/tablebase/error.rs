@@ -130,17 +130,14 @@ pub enum TbError {
         /// What is wrong with it.
         why: String,
     },
-    /// Pool: the solver counts no 13-move rule (tables count the no-progress clock, or
-    /// Russian and Brazilian's material rules).
-    #[error("no tables for {0} yet: the solver counts the no-progress clock and Russian and Brazilian's material rules, not Pool's 13 moves of three kings against one")]
-    Family(&'static str),
-    /// Russian or Brazilian tables with a no-progress clock beside the material rules: an
-    /// entry counts one of the two.
-    #[error("tables for {0} count its material rules alone: build them with --draw-half-moves 0 (lidraughts' rules), not {1}")]
+    /// Pool, Russian or Brazilian tables with a no-progress clock beside the material rules:
+    /// an entry counts one of the two.
+    #[error("tables for {0} count its material rules alone: build them with --draw-half-moves 0 (the rule set's own draw rules), not {1}")]
     FamilyClock(&'static str, u32),
-    /// Sparse files of Russian or Brazilian: a dropped entry of a 7.2.7 slice could not be
-    /// worked out from the others (they are stored for one diagonal count each).
-    #[error("tables for {0} are plain files only: sparse ones cannot work out the entries of 7.2.7 slices")]
+    /// Sparse files of the 8x8 family: a dropped entry of a Russian 7.2.7 slice could not be
+    /// worked out from the others (they are stored for one diagonal count each), and the
+    /// family's tables are written plain alike.
+    #[error("tables for {0} are plain files only: sparse ones cannot work out the entries of Russian 7.2.7 slices, and the 8x8 family's tables are written alike")]
     FamilySparse(&'static str),
     /// A draw rule longer than an entry can count.
     #[error("DrawHalfMoves {0} is above 127, the longest distance a table entry holds")]

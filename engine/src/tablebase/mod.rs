@@ -9,10 +9,11 @@
 //! - `loss d`: the same for the opponent (`loss 0`: the side to move has no move).
 //! - `draw`: neither side can force such an event within `D` plies (or ever, with `D` = 0).
 //!
-//! Tables of Russian and Brazilian draughts count their material draw rules instead of the
-//! clock: an entry is read at the game's material count with `D` = 127, a position under a
-//! material rule holds no distance below its floor, and Russian 7.2.7's slices are solved
-//! over its diagonal count too (see [`counting`] and docs/tablebase.md).
+//! Tables of Russian and Brazilian draughts and of Pool count their material draw rules
+//! instead of the clock: an entry is read at the game's material count with `D` = 127 (Pool's
+//! count of the three kings' moves at twice as many plies), a position under a material rule
+//! holds no distance below its floor, and Russian 7.2.7's slices are solved over its diagonal
+//! count too (see [`counting`] and docs/tablebase.md).
 //!
 //! Tables of losing checkers (`Rules::losing`, a header flag) hold the same values by the
 //! losing results: a side without a move has won (`win 0`, stored in the byte that means

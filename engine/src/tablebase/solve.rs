@@ -258,8 +258,9 @@ pub fn answers(value: Value, pos: &Position, rules: &Rules, draws: DrawCount) ->
 
 /// What `tb probe` adds to a family table's value of `pos` (stored entry `stored`): the
 /// entry and the last count at which its win or loss holds (its distance is 127 less that
-/// count, not plies to the conversion), and for a 7.2.7 position the diagonal count the
-/// entry is for. Empty under the clock.
+/// count, not plies to the conversion; under Pool's rules the last count of the three kings'
+/// moves), and for a 7.2.7 position the diagonal count the entry is for. Empty under the
+/// clock.
 pub fn describe(stored: Value, pos: &Position, rules: &Rules) -> String {
     if !counts_material(rules) {
         return String::new();
@@ -267,9 +268,18 @@ pub fn describe(stored: Value, pos: &Position, rules: &Rules) -> String {
     let mut out = String::new();
     if let Value::Win(d @ 1..) | Value::Loss(d @ 1..) = stored {
         let last = MAX_DISTANCE - d;
-        out.push_str(&format!(
-            " ({stored} while the material count is at most {last})"
-        ));
+        if rules.draws == crate::board::DrawRules::Pool {
+            // The table counts plies, the game the three kings' moves, read at twice as many
+            // plies (see `counting::table_count`).
+            out.push_str(&format!(
+                " ({stored} while the three kings have made at most {} moves)",
+                last / 2
+            ));
+        } else {
+            out.push_str(&format!(
+                " ({stored} while the material count is at most {last})"
+            ));
+        }
     }
     let masks = crate::tablebase::material::Masks::of(pos);
     if layered(Material::of(&masks), rules) {

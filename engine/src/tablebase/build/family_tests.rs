@@ -1,8 +1,9 @@
-//! Russian and Brazilian tables against an independent solver: every state (position, material
-//! count, 7.2.7 diagonal count) of a few small slices valued by backward induction over the
-//! counts, moving by [`DrawCount::after`] and drawing by [`DrawCount::limit_reached`] (the
-//! game's own rules, not the tables' floors and restarts), compared with the table entries
-//! read at every count.
+//! Russian, Brazilian and Pool tables against an independent solver: every state (position,
+//! material count, 7.2.7 diagonal count) of a few small slices valued by backward induction
+//! over the counts, moving by [`DrawCount::after`] and drawing by [`DrawCount::limit_reached`]
+//! (the game's own rules and counts, Pool's in the three kings' moves, not the tables' floors,
+//! restarts and plies), compared with the table entries read at every count as the search
+//! reads them ([`counting::table_count`]).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -36,10 +37,12 @@ impl Game {
 }
 
 /// A move of a solved slice: the successor, and per diagonal count whether the count
-/// restarts and the diagonal count after it.
+/// restarts, how much it grows when it does not (Pool's count stands still on the lone
+/// king's moves), and the diagonal count after it.
 struct Edge {
     to: (usize, usize),
     restart: [bool; DIAGONALS],
+    grows: [u8; DIAGONALS],
     diagonal: [u8; DIAGONALS],
 }
 
@@ -53,6 +56,8 @@ struct Brute {
     /// Per material, per count, per diagonal count, per position: the value (one count and
     /// diagonal count together, so that a level reads one small array).
     values: Vec<Vec<Game>>,
+    /// Diagonal counts solved: Russian's eleven, one under Pool's rules (no such counter).
+    diagonals: usize,
 }
 
 fn key(pos: &Position) -> (u32, u32, u32, u32) {
@@ -67,6 +72,11 @@ impl Brute {
             positions: Vec::new(),
             ids: HashMap::new(),
             values: Vec::new(),
+            diagonals: if rules.draws == crate::board::DrawRules::Russian {
+                DIAGONALS
+            } else {
+                1
+            },
         };
         for (k, &m) in materials.iter().enumerate() {
             let mut list = Vec::new();
@@ -101,6 +111,7 @@ impl Brute {
                 out.push(Edge {
                     to: (usize::MAX, 0),
                     restart: [true; DIAGONALS],
+                    grows: [0; DIAGONALS],
                     diagonal: [0; DIAGONALS],
                 });
                 continue;
@@ -108,12 +119,15 @@ impl Brute {
             let mut edge = Edge {
                 to,
                 restart: [false; DIAGONALS],
+                grows: [0; DIAGONALS],
                 diagonal: [0; DIAGONALS],
             };
-            for d in 0..DIAGONALS {
+            for d in 0..self.diagonals {
                 let after = DrawCount::counted(5, d as u8).after(pos, mv, &next, &self.rules);
-                assert!(after.count() == 0 || after.count() == 6);
+                let pool = self.rules.draws == crate::board::DrawRules::Pool;
+                assert!([0, 6].contains(&after.count()) || pool && after.count() == 5);
                 edge.restart[d] = after.count() == 0;
+                edge.grows[d] = after.count().saturating_sub(5) as u8;
                 edge.diagonal[d] = after.diagonal().min(DIAGONALS as u32 - 1) as u8;
             }
             out.push(edge);
@@ -129,7 +143,8 @@ impl Brute {
     }
 
     /// Values material `k` at every count, the highest first: a move inside a slice never
-    /// restarts the count, so it reads the count above; a move out reads a slice solved.
+    /// restarts the count, so it reads the count above, or under Pool's rules a lone king's
+    /// move the same count; a move out reads a slice solved.
     fn solve(&mut self, k: usize) {
         let n = self.positions[k].len();
         self.values.push(vec![Game::Draw; COUNTS * DIAGONALS * n]);
@@ -139,16 +154,27 @@ impl Brute {
             self.solve_without_rule(k, &edges);
             return;
         }
+        // A move that keeps the count leads to a position whose moves inside all raise it,
+        // so a count's values read their own count one move deep: a second pass over a
+        // count, reading the first, is final.
+        let stays = |e: &Edge| e.to.0 == k && (0..self.diagonals).any(|d| e.grows[d] == 0);
+        let lingers: Vec<bool> = edges.iter().map(|es| es.iter().any(stays)).collect();
+        for e in edges.iter().flatten().filter(|e| stays(e)) {
+            assert!(!lingers[e.to.1], "two moves in a row that keep the count");
+        }
+        let passes = if lingers.iter().any(|&l| l) { 2 } else { 1 };
         for c in (0..COUNTS).rev() {
-            for d in 0..DIAGONALS {
-                let mut layer = vec![Game::Draw; n];
-                in_parallel(&mut layer, 2, |start, part| {
-                    for (j, out) in part.iter_mut().enumerate() {
-                        *out = self.step(k, start + j, &edges[start + j], c, d);
-                    }
-                });
-                let at = (c * DIAGONALS + d) * n;
-                self.values[k][at..at + n].copy_from_slice(&layer);
+            for d in 0..self.diagonals {
+                for _ in 0..passes {
+                    let mut layer = vec![Game::Draw; n];
+                    in_parallel(&mut layer, 2, |start, part| {
+                        for (j, out) in part.iter_mut().enumerate() {
+                            *out = self.step(k, start + j, &edges[start + j], c, d);
+                        }
+                    });
+                    let at = (c * DIAGONALS + d) * n;
+                    self.values[k][at..at + n].copy_from_slice(&layer);
+                }
             }
         }
     }
@@ -168,7 +194,11 @@ impl Brute {
             let v = if e.to.0 == usize::MAX {
                 Game::Loss
             } else {
-                let c2 = if e.restart[d] { 0 } else { c + 1 };
+                let c2 = if e.restart[d] {
+                    0
+                } else {
+                    c + usize::from(e.grows[d])
+                };
                 assert!(e.to.0 < k || !e.restart[d], "a restart inside a slice");
                 if c2 >= COUNTS {
                     Game::Draw
@@ -246,7 +276,9 @@ impl Brute {
                 COUNTS
             };
             for c in 0..counts {
-                let table = Game::of(stored.at_clock(c as u32, MAX_DISTANCE));
+                let draws = DrawCount::counted(c as u16, d);
+                let at = counting::table_count(&self.rules, 0, draws);
+                let table = Game::of(stored.at_clock(at, MAX_DISTANCE));
                 let brute = self.value((k, i), c, d);
                 assert_eq!(
                     table,
@@ -387,5 +419,81 @@ fn russian_lone_king_against_three_kings_matches_the_solver_at_every_diagonal_co
         (stored[at(pos)], counting::stored_diagonal(pos, &opts.rules))
     });
     println!("stored: {tally:?}");
+    std::fs::remove_dir_all(&opts.dir).expect("removed");
+}
+
+/// Pool: a lone king against a king, a man, two kings, a king and a man (no rule: every count
+/// is 0 there) and three kings (the 13 moves): the builder's slices up to three pieces and
+/// its slice of three kings against one, solved as a build solves it, pass `tb verify` and
+/// match the solver at every count of the three kings' moves. The tallies are at count 0.
+#[test]
+fn pool_short_slices_and_three_kings_against_one_match_the_solver() {
+    let opts = options(Variant::Pool, "pool", 3);
+    build(&opts, &mut |_| {}).expect("built");
+    let kkk = material("0103").canonical();
+    let mut store = Store::new(&opts.dir, &opts.rules, 2, 4);
+    store
+        .require(
+            &Schedule::of_build(&[kkk]),
+            0,
+            DEFAULT_MEMORY,
+            kkk,
+            &mut |_| {},
+        )
+        .expect("read");
+    let work = Work::new(kkk, true);
+    let data = solve_slice(
+        kkk,
+        work,
+        None,
+        Instant::now(),
+        &opts,
+        &store,
+        None,
+        &mut |_| {},
+    )
+    .expect("solved");
+    format::write(&opts.dir, kkk, &opts.rules, &data).expect("written");
+    let report =
+        crate::tablebase::probe::verify::verify(&opts.dir, 2, &mut |_| {}).expect("verified");
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(report.rules, opts.rules);
+    // Dependency order: the lone king takes kings of the three (one, two or all three).
+    let slices: Vec<Material> = ["0101", "0110", "0102", "0111", "0103"]
+        .iter()
+        .map(|t| material(t))
+        .collect();
+    let brute = Brute::new(opts.rules, &slices);
+    let mut tallies = Vec::new();
+    for (k, &m) in slices.iter().enumerate() {
+        let data = format::read(&opts.dir, m.canonical(), &opts.rules)
+            .expect("read")
+            .data;
+        let index: Vec<SliceIndex> = m
+            .canonical()
+            .halves()
+            .into_iter()
+            .map(SliceIndex::new)
+            .collect();
+        tallies.push(brute.compare(k, |pos| {
+            let masks = Masks::of(pos);
+            let h = usize::from(Material::of(&masks) != index[0].material());
+            let g = h * index[0].size() as usize + index[h].index(&masks) as usize;
+            (data[g], 0)
+        }));
+    }
+    // Wins, losses and draws at count 0, side to move. Kings alone move as under Russian
+    // rules, and these counts are Russian's too: the wins there come within both rules'
+    // counts from 0 (the counts above 0 are where the rules differ, checked above).
+    assert_eq!(
+        tallies,
+        [
+            [194, 2, 796],
+            [813, 539, 384],
+            [6_382, 274, 23_104],
+            [11_299, 255, 40_526],
+            [134_094, 56_518, 97_068],
+        ]
+    );
     std::fs::remove_dir_all(&opts.dir).expect("removed");
 }

@@ -21,7 +21,7 @@
 //! two levels the work is saved now and then ([`resume`]), so a stopped build goes on from
 //! there.
 //!
-//! Russian and Brazilian ([`counting`]): a position found at level `k` is written at
+//! Pool, Russian and Brazilian ([`counting`]): a position found at level `k` is written at
 //! `max(k, floor)` (a loss also at least its slowest move out of the slice), a win by a move
 //! out of the slice that does not restart the count (so costs more than 1) waits for the level
 //! of its cost unless a move inside wins sooner, and the levels go on past those that add
@@ -181,16 +181,13 @@ pub struct BuildReport {
     pub peak_memory: u64,
 }
 
-/// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`. Pool
-/// is refused ([`TbError::Family`]), and Russian and Brazilian unless with `DrawHalfMoves` 0
+/// Builds every slice of up to `opts.pieces` pieces that is not already in `opts.dir`. The
+/// 8x8 family (Pool, Russian, Brazilian) is refused unless with `DrawHalfMoves` 0
 /// ([`TbError::FamilyClock`]) in plain files ([`TbError::FamilySparse`]), before anything is
 /// written.
 pub fn build(opts: &BuildOptions, on_event: &mut dyn FnMut(Event)) -> Result<BuildReport, TbError> {
     let variant = opts.rules.variant();
     let family = counting::counts_material(&opts.rules);
-    if !variant.switches_name_it() && !family {
-        return Err(TbError::Family(variant.name()));
-    }
     if family && opts.rules.draw_half_moves != 0 {
         return Err(TbError::FamilyClock(
             variant.name(),
@@ -840,7 +837,7 @@ mod tests {
     use crate::tablebase::Tablebase;
 
     #[test]
-    fn pool_is_refused_before_anything_is_written() {
+    fn the_family_is_refused_with_a_clock_or_compressed_before_anything_is_written() {
         let dir = std::env::temp_dir().join(format!("bg-tb-family-{}", std::process::id()));
         let opts = |rules: Rules, compress: bool| BuildOptions {
             dir: dir.clone(),
@@ -853,29 +850,39 @@ mod tests {
             save_every: DEFAULT_SAVE_EVERY,
         };
         let refused = |o: BuildOptions| build(&o, &mut |_| {}).expect_err("refused");
+        // Pool's own clock (DrawHalfMoves 80 by default) as Russian's.
         let pool = Variant::Pool.rules();
         assert_eq!(
             refused(opts(pool, false)),
-            TbError::Family(pool.variant().name())
+            TbError::FamilyClock("American Pool checkers", 80)
         );
         let russian = Variant::Russian.rules();
         assert_eq!(
             refused(opts(russian, false)),
             TbError::FamilyClock("Russian draughts", 80)
         );
-        let exact = Rules {
+        let exact = |variant: Variant| Rules {
             draw_half_moves: 0,
-            ..Variant::Brazilian.rules()
+            ..variant.rules()
         };
         assert_eq!(
-            refused(opts(exact, true)),
+            refused(opts(exact(Variant::Brazilian), true)),
             TbError::FamilySparse("Brazilian draughts")
+        );
+        assert_eq!(
+            refused(opts(exact(Variant::Pool), true)),
+            TbError::FamilySparse("American Pool checkers")
         );
         assert!(!dir.exists(), "{}", dir.display());
         assert_eq!(
-            TbError::Family(Variant::Pool.name()).to_string(),
-            "no tables for American Pool checkers yet: the solver counts the no-progress clock \
-             and Russian and Brazilian's material rules, not Pool's 13 moves of three kings against one"
+            TbError::FamilyClock(Variant::Pool.name(), 80).to_string(),
+            "tables for American Pool checkers count its material rules alone: build them with \
+             --draw-half-moves 0 (the rule set's own draw rules), not 80"
+        );
+        assert_eq!(
+            TbError::FamilySparse(Variant::Pool.name()).to_string(),
+            "tables for American Pool checkers are plain files only: sparse ones cannot work out \
+             the entries of Russian 7.2.7 slices, and the 8x8 family's tables are written alike"
         );
     }
 
@@ -911,7 +918,11 @@ mod tests {
             draw_half_moves: 0,
             ..Variant::Brazilian.rules()
         };
-        for other in [buff_and_green, brazilian] {
+        let pool = Rules {
+            draw_half_moves: 0,
+            ..Variant::Pool.rules()
+        };
+        for other in [buff_and_green, brazilian, pool] {
             let err = Tablebase::open(&dir, &other).expect_err("other rules");
             assert!(matches!(err, TbError::OtherRules { .. }), "{err}");
             let err = build(

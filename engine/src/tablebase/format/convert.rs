@@ -23,7 +23,7 @@ pub struct CompressReport {
 }
 
 /// Compresses every file of `dir` that is not sparse yet (each checked whole first: a corrupt
-/// file is an error, never compressed; tables of Russian or Brazilian are refused,
+/// file is an error, never compressed; tables of the 8x8 family are refused,
 /// [`TbError::FamilySparse`]); `on_slice(material, bytes before, bytes after)`
 /// after each; the work of each file runs on `threads` threads.
 pub fn compress_dir(

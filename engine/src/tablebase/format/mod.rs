@@ -4,7 +4,7 @@
 //! Header (little-endian): magic `BGTBASE\x1a` (8 bytes), format version (u32: 1 plain, 2
 //! compressed, 3 sparse compressed), rule switches (u32: bit 0 `BackwardCapture`, bit 1 `LongKings`, bit 2
 //! `Losing`, bits 3-4 the rule set of the 8x8 family: 0 none, the Buff and Green setting the
-//! switches name; 1 Russian, 2 Brazilian, whose entries count the material rules, see
+//! switches name; 1 Russian, 2 Brazilian, 3 Pool, whose entries count the material rules, see
 //! [`crate::tablebase::counting`]), `DrawHalfMoves` (u32), the material of the first half (4 bytes: Black men, Black
 //! kings, White men, White kings), the number of halves (u32: 2, or 1 when the material is its
 //! own mirror), positions per half (u64), a checksum (u64) of the header (with this field
@@ -275,7 +275,12 @@ impl Header {
 
 /// The rule sets of the 8x8 family a header names, by their code (bits 3-4 of the switches):
 /// 0 none.
-const FAMILY: [Option<Variant>; 3] = [None, Some(Variant::Russian), Some(Variant::Brazilian)];
+const FAMILY: [Option<Variant>; 4] = [
+    None,
+    Some(Variant::Russian),
+    Some(Variant::Brazilian),
+    Some(Variant::Pool),
+];
 
 /// The code of the family rule set of `rules` in a header (0: none, the switches name the
 /// rules). Tables are built for no other rule set of the family (see

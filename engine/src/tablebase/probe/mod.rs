@@ -425,9 +425,11 @@ impl Tablebase {
         Value::stuck(self.rules.losing)
     }
 
-    /// The result of `pos` at no-progress clock `clock`, or in tables of Russian and
-    /// Brazilian at material count `clock` ([`crate::board::DrawCount::count`]; a 7.2.7
-    /// entry holds one diagonal count, see [`crate::tablebase::solve::answers`]).
+    /// The result of `pos` at no-progress clock `clock`, or in tables of the 8x8 family at
+    /// material count `clock` as [`crate::tablebase::counting::table_count`] gives it (Russian
+    /// and Brazilian: [`crate::board::DrawCount::count`], whose 7.2.7 entries hold one
+    /// diagonal count, see [`crate::tablebase::solve::answers`]; Pool: twice the three kings'
+    /// moves).
     pub fn probe_at(&self, pos: &Position, clock: u32) -> Result<Value, TbError> {
         Ok(self
             .probe(pos)?

@@ -4,7 +4,7 @@
 //! to positions without a move, and a true win stored as a draw would disagree with the
 //! (correct, by induction on the distance) entry of its winning successor.
 //!
-//! Tables of Russian and Brazilian are checked by the same rule with their floors and
+//! Tables of Pool, Russian and Brazilian are checked by the same rule with their floors and
 //! restarts ([`crate::tablebase::counting`]); in a 7.2.7 slice only the positions with the lone
 //! king off the long diagonal are: their entries and their successors' are stored for the
 //! same diagonal count, while a position on the diagonal needs its successors at a count the
