@@ -24,10 +24,17 @@ pub fn options(dir: &Path, pieces: u32, rules: Rules) -> BuildOptions {
 }
 
 /// The folder below `root` that [`shared`] builds the tables of up to `pieces` pieces for
-/// `rules` in: one per rule setting, so that every test of the same tables finds them.
+/// `rules` in: one per rule setting, so that every test of the same tables finds them (the
+/// 8x8 family's rule sets have the switches of Buff and Green, so their key is added).
 pub fn folder(root: &Path, pieces: u32, rules: &Rules) -> PathBuf {
+    let variant = rules.variant();
+    let family = if variant.switches_name_it() {
+        String::new()
+    } else {
+        format!("-{}", variant.key())
+    };
     root.join(format!(
-        "tb-{pieces}-{}{}-{}{}",
+        "tb-{pieces}-{}{}-{}{}{family}",
         u8::from(rules.backward_capture),
         u8::from(rules.long_kings),
         rules.draw_half_moves,

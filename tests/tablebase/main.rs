@@ -10,6 +10,7 @@ mod hardening;
 mod home;
 mod labels;
 mod losing;
+mod pool;
 mod resume;
 use buffgreen_testkit::protocol as protocol_support;
 mod scenarios;
