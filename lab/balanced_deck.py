@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Builds a balanced opening deck for Buff and Green rules (or any rule setting).
+"""Builds a balanced opening deck for Buff and Green rules (or any rule set).
 
-    python3 lab/balanced_deck.py [--engine target/release/buffgreen] [--out FILE]
-        [--screen-nodes 200000] [--nodes 2000000] [--max-cp 25] [--want 200] [--seed 1]
+    python3 lab/balanced_deck.py [--engine target/release/buffgreen] [--variant KEY]
+        [--out FILE] [--screen-nodes 200000] [--nodes 2000000] [--max-cp 25] [--want 200]
+        [--seed 1]
 
 Walks the legal move tree from the start position with the engine itself (`go perft 1`
 lists the moves, `d` gives the FEN, so transpositions are merged), takes every distinct
@@ -11,6 +12,12 @@ short search (positions with a single legal move are left out), then searches th
 seed) and keeps those whose score is within `--max-cp` centi-men of level. The deck is written
 as `number<TAB>moves<TAB>FEN`, the 3-move deck's format; the scores go
 beside it (`FILE` without `.tsv`, plus `.scores.tsv`).
+`--variant russian` (or any key of the engine's `Variant` option) sends `setoption name
+Variant value KEY` before every other option, so the moves, the FENs and the searches are that
+rule set's; the default output is then `openings/KEY-balanced.tsv`. The lines start from the
+rule set's own start (`position startpos`: White moves first under `russian` and `brazilian`),
+the moves are in the long numeric 1-32 form (`Notation numeric`), and the FEN carries the side
+to move, so that every reader of the decks plays on from the right side.
 The output is reproducible for a given engine build and arguments.
 """
 import argparse
@@ -51,13 +58,17 @@ class Engine:
         self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
         self.send("go perft 1")
         lines = self.until(lambda l: l.startswith("Nodes searched"))
-        return [l.split(":")[0] for l in lines if ":" in l and not l.startswith("Nodes")]
+        return [l.split(":")[0] for l in lines
+                if l.endswith(": 1") and not l.startswith("Nodes")]
 
     def fen(self, moves):
         self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
         self.send("d")
-        lines = self.until(lambda l: l.startswith("Result:"))
-        return next(l[5:].strip() for l in lines if l.startswith("Fen:"))
+        # `d` writes more lines after the FEN than it once did; `isready` marks its end, so
+        # that none of them is read as the answer to the next command.
+        self.send("isready")
+        lines = self.until(lambda l: l == "readyok")
+        return next(l[4:].strip() for l in lines if l.startswith("Fen:"))
 
     def score(self, moves, nodes):
         self.send("ucinewgame")
@@ -72,7 +83,12 @@ class Engine:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--engine", default="target/release/buffgreen")
-    ap.add_argument("--out", default="openings/buffgreen-balanced.tsv")
+    ap.add_argument("--variant", default=None,
+                    help="rule set, as the engine's Variant option names it (default: the "
+                         "engine's own, Buff and Green)")
+    ap.add_argument("--out", default=None,
+                    help="deck file (default openings/buffgreen-balanced.tsv, or "
+                         "openings/VARIANT-balanced.tsv with --variant)")
     ap.add_argument("--screen-nodes", type=int, default=200_000)
     ap.add_argument("--nodes", type=int, default=2_000_000)
     ap.add_argument("--max-cp", type=int, default=25)
@@ -83,7 +99,14 @@ def main():
     ap.add_argument("--option", action="append", default=[],
                     help="NAME=VALUE engine option (e.g. BackwardCapture=false)")
     a = ap.parse_args()
-    opts = dict(o.split("=", 1) for o in a.option)
+    if a.out is None:
+        a.out = f"openings/{a.variant or 'buffgreen'}-balanced.tsv"
+    # The rule set first: setting `Variant` sets every move rule at once, so the switches
+    # given with --option must come after it to count.
+    opts = {"Variant": a.variant} if a.variant else {}
+    opts.update(o.split("=", 1) for o in a.option)
+    # The decks are read in the numeric form whatever the rule set shows by default.
+    opts.setdefault("Notation", "numeric")
     opts.setdefault("Threads", "1")
     opts.setdefault("Seed", "0")
     opts.setdefault("Hash", "1024")
@@ -129,9 +152,11 @@ def main():
     screened.sort(key=lambda t: (t[0], len(t[2]), t[2]))
 
     kept = []
+    deep = 0
     for _, f, line in screened:
         if len(kept) >= a.want:
             break
+        deep += 1
         s = eng.score(line, a.nodes)
         ok = abs(s) <= a.max_cp
         print(f"deep: {' '.join(line)} {s} {'kept' if ok else 'dropped'}", file=sys.stderr)
@@ -139,13 +164,22 @@ def main():
             kept.append((line, f, s))
     kept.sort(key=lambda t: (len(t[0]), t[0]))
     with open(a.out, "w") as out, open(a.out.removesuffix(".tsv") + ".scores.tsv", "w") as sc:
+        rules = f"{a.variant} rules, " if a.variant else ""
         out.write(f"# {len(kept)} openings level within {a.max_cp} centi-men at "
-                  f"{a.nodes} iterations: lab/balanced_deck.py {' '.join(sys.argv[1:])}\n")
+                  f"{a.nodes} iterations ({rules}screened at {a.screen_nodes}; "
+                  f"{opts['Threads']} thread, Seed {opts['Seed']}): "
+                  f"lab/balanced_deck.py {' '.join(sys.argv[1:])}\n")
         sc.write("number\tmoves\tscore_cp_side_to_move\n")
         for i, (line, f, s) in enumerate(kept, 1):
             out.write(f"{i:03d}\t{' '.join(line)}\t{f}\n")
             sc.write(f"{i:03d}\t{' '.join(line)}\t{s}\n")
     print(f"{len(kept)} openings written to {a.out}", file=sys.stderr)
+    scores = sorted(s for _, _, s in kept)
+    if scores:
+        print(f"summary: {len(cands)} candidates, {len(screened)} within {a.max_cp} at "
+              f"{a.screen_nodes}, {deep} searched at {a.nodes}, {len(kept)} kept; kept scores "
+              f"{scores[0]}..{scores[-1]}, median {scores[len(scores) // 2]}, "
+              f"mean |score| {sum(abs(s) for s in scores) / len(scores):.1f}", file=sys.stderr)
     eng.send("quit")
 
 

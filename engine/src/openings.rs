@@ -65,18 +65,30 @@ pub const THREE_MOVE_DECK: &str = include_str!("../../openings/3move.tsv");
 /// (made by `lab/balanced_deck.py`).
 pub const BALANCED_DECK: &str = include_str!("../../openings/buffgreen-balanced.tsv");
 
+/// The Russian draughts balanced deck (`openings/russian-balanced.tsv`): lines from Russian
+/// draughts' start (White moves first) that the engine's search scores level under Russian
+/// rules (made by `lab/balanced_deck.py --variant russian`).
+pub const RUSSIAN_DECK: &str = include_str!("../../openings/russian-balanced.tsv");
+
+/// The Brazilian draughts balanced deck (`openings/brazilian-balanced.tsv`): lines from
+/// Brazilian draughts' start (White moves first) that the engine's search scores level under
+/// Brazilian rules (made by `lab/balanced_deck.py --variant brazilian`).
+pub const BRAZILIAN_DECK: &str = include_str!("../../openings/brazilian-balanced.tsv");
+
 /// The decks compiled into the binary, by the path the rule sets' table gives
 /// ([`crate::board::Variant::deck`]); a test checks that every path the table gives is here.
-const DECKS: [(&str, &str); 2] = [
+const DECKS: [(&str, &str); 4] = [
     ("openings/3move.tsv", THREE_MOVE_DECK),
     ("openings/buffgreen-balanced.tsv", BALANCED_DECK),
+    ("openings/russian-balanced.tsv", RUSSIAN_DECK),
+    ("openings/brazilian-balanced.tsv", BRAZILIAN_DECK),
 ];
 
 /// The deck a match plays when it is given no openings: the one the rule set names (the 3-move
-/// deck under English rules, where it is balanced, and the Buff and Green balanced deck under
-/// the other rule settings: the 3-move deck loses men by force when men capture backward);
-/// empty for a rule set that names none (Russian, Brazilian), whose games start from the start
-/// position and random plies.
+/// deck under English rules, where it is balanced; the Buff and Green balanced deck under the
+/// other Black-first settings, the 3-move deck losing men by force when men capture backward;
+/// Russian's and Brazilian's own decks, whose lines start with White's move); empty for a rule
+/// set that names none, whose games would start from the start position and random plies.
 pub fn default_deck(rules: &Rules) -> Vec<Opening> {
     let Some(name) = rules.variant().deck() else {
         return Vec::new();
@@ -85,7 +97,7 @@ pub fn default_deck(rules: &Rules) -> Vec<Opening> {
         .iter()
         .find(|(path, _)| *path == name)
         .map_or("", |(_, text)| text);
-    // Both decks are legal under every rule setting (a unit test reads them under all four),
+    // Every deck is legal under the rule sets that name it (unit tests read each under them),
     // so this cannot fail in a tested build; an empty list would still be handled by the caller.
     parse_deck(text, name, rules).unwrap_or_default()
 }
@@ -294,19 +306,105 @@ mod tests {
         );
     }
 
+    /// The family decks' sizes and first lines, as `lab/balanced_deck.py` wrote them.
+    const RUSSIAN_COUNT: usize = 174;
+    const RUSSIAN_FIRST: &str = "21-17 10-15 24-20";
+    const RUSSIAN_FIRST_FEN: &str =
+        "B:W17,20,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15";
+    const BRAZILIAN_COUNT: usize = 174;
+    const BRAZILIAN_FIRST: &str = "21-17 10-15 24-20";
+    const BRAZILIAN_FIRST_FEN: &str =
+        "B:W17,20,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15";
+
     #[test]
-    fn family_openings_start_from_the_rule_sets_start() {
+    fn family_decks_start_with_whites_move_and_reach_their_fens() {
         use crate::board::Variant;
         use crate::types::Color;
         // Pool moves Black first: the balanced deck's lines are its own.
         assert_eq!(default_deck(&Variant::Pool.rules()).len(), 174);
-        for v in [Variant::Russian, Variant::Brazilian] {
+        for (v, text, count, first, first_fen) in [
+            (
+                Variant::Russian,
+                RUSSIAN_DECK,
+                RUSSIAN_COUNT,
+                RUSSIAN_FIRST,
+                RUSSIAN_FIRST_FEN,
+            ),
+            (
+                Variant::Brazilian,
+                BRAZILIAN_DECK,
+                BRAZILIAN_COUNT,
+                BRAZILIAN_FIRST,
+                BRAZILIAN_FIRST_FEN,
+            ),
+        ] {
             let rules = v.rules();
-            // White moves first: no deck fits, and random lines begin with White's move.
-            assert!(default_deck(&rules).is_empty());
+            // Every line's moves are legal from the rule set's start and reach its FEN
+            // (parse_deck refuses a line that does not).
+            let deck = parse_deck(text, v.key(), &rules).unwrap();
+            assert_eq!(deck.len(), count, "{v:?}");
+            assert_eq!(default_deck(&rules).len(), count, "{v:?}");
+            assert_eq!(deck[0].label, first);
+            assert_eq!(fen::write(deck[0].game.position()), first_fen);
+            let mut fens = std::collections::HashSet::new();
+            for o in &deck {
+                // White moves first, from the standard pieces.
+                assert_eq!(*o.game.start(), Position::start(&rules));
+                assert_eq!(o.game.start().side_to_move(), Color::White);
+                let plies = o.game.moves().len();
+                assert!((3..=6).contains(&plies), "{}", o.label);
+                // The FEN's side is the one the moves leave to move.
+                let to_move = if plies % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                assert_eq!(o.game.position().side_to_move(), to_move, "{}", o.label);
+                assert!(o.game.legal_moves().len() > 1, "{}: a forced move", o.label);
+                assert!(fens.insert(fen::write(o.game.position())), "{}", o.label);
+            }
+            // `--random-plies` lines begin with White's move too.
             let o = random_one(1, 0, 0, &rules).unwrap();
             assert_eq!(o.game.start().side_to_move(), Color::White);
             assert_eq!(o.game.position().side_to_move(), Color::Black);
+            // Both sides are to move at some opening, so each engine meets both colours.
+            assert!(deck.iter().any(|o| o.game.moves().len() % 2 == 0));
+            assert!(deck.iter().any(|o| o.game.moves().len() % 2 == 1));
+        }
+        // Each deck is its own rule set's: they share 79 lines, the first 19 among them.
+        let lines = |text: &str| {
+            text.lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| l.split('\t').nth(1))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        let (russian, brazilian) = (lines(RUSSIAN_DECK), lines(BRAZILIAN_DECK));
+        let shared = russian.iter().filter(|l| brazilian.contains(l)).count();
+        assert_eq!(shared, 79);
+        assert_eq!(russian[..19], brazilian[..19]);
+        assert_eq!(russian[19], "22-17 12-16 24-19");
+        assert_eq!(brazilian[19], "22-17 9-14 17-13");
+    }
+
+    #[test]
+    fn every_deck_the_table_names_is_compiled_in_as_on_disk() {
+        use crate::board::Variant;
+        for v in Variant::ALL {
+            let Some(path) = v.deck() else {
+                continue;
+            };
+            let compiled = DECKS
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, text)| *text)
+                .unwrap_or_else(|| panic!("{path} is not compiled in"));
+            let disk = std::fs::read_to_string(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../").to_string() + path,
+            )
+            .unwrap();
+            assert_eq!(compiled, disk, "{path}");
+            assert!(!default_deck(&v.rules()).is_empty(), "{v:?}");
         }
     }
 

@@ -214,9 +214,11 @@ const TABLE: [Row; 7] = [
         network: Some("english.bgnn"),
     },
     // The family has no book yet, and Pool no tables (issue 61). Pool, where Black moves
-    // first, plays Buff and Green's deck; Russian and Brazilian, where White moves first, have
-    // no deck (Buff and Green's openings are Black's first moves), so their games start from
-    // the start position and random plies. Each has a network fitted on its own games.
+    // first, plays Buff and Green's deck; Russian and Brazilian, where White moves first and
+    // Buff and Green's lines (Black's first moves) do not fit, each have a deck of their own,
+    // made as Buff and Green's was by the engine's search under their rules, since their
+    // captures and crowning make other openings level. Each has a network fitted on its own
+    // games.
     Row {
         variant: Variant::Pool,
         backward_capture: true,
@@ -259,7 +261,7 @@ const TABLE: [Row; 7] = [
         game_type: "25",
         tables: "russian",
         suite: None,
-        deck: None,
+        deck: Some("openings/russian-balanced.tsv"),
         book: None,
         weights: WeightSet::LongKings,
         network: Some("russian.bgnn"),
@@ -281,7 +283,7 @@ const TABLE: [Row; 7] = [
         game_type: "26",
         tables: "brazilian",
         suite: None,
-        deck: None,
+        deck: Some("openings/brazilian-balanced.tsv"),
         book: None,
         weights: WeightSet::LongKings,
         network: Some("brazilian.bgnn"),
@@ -473,8 +475,9 @@ impl Variant {
 
     /// The repository's opening deck for matches and training games under this rule set (a
     /// path from the repository's root; the engine library compiles the file in), if it has
-    /// one; a rule set without one (the decks are lines from a start with Black to move) starts
-    /// from its start position and random plies.
+    /// one. Its lines start from the rule set's own start position (White moves first under
+    /// Russian and Brazilian rules); a rule set without one would start from its start
+    /// position and random plies.
     pub fn deck(self) -> Option<&'static str> {
         self.row().deck
     }

@@ -321,8 +321,14 @@ fn losing_games_are_refereed_by_losing_results() {
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
 
+/// The first line of `openings/russian-balanced.tsv`, the Russian deck the runner plays by
+/// default: its moves from White's first, and the FEN they reach.
+const RUSSIAN_FIRST: &str = "21-17 10-15 24-20";
+const RUSSIAN_FIRST_FEN: &str =
+    "B:W17,20,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15";
+
 #[test]
-fn a_russian_match_plays_random_openings_with_white_first_and_replays() {
+fn a_russian_match_plays_its_deck_with_white_first_and_replays() {
     let path = temp("russian");
     let (code, out, err) = run_match(
         "--nodes 200 --games 2 --variant russian",
@@ -339,8 +345,20 @@ fn a_russian_match_plays_random_openings_with_white_first_and_replays() {
     assert!(!out.contains("Faults of"), "{out}");
     assert!(!err.contains("illegal"), "{err}");
     let russian = buffgreen::board::Variant::Russian;
-    let games = check_pdn(&path, russian.rules());
+    let rules = russian.rules();
+    let games = check_pdn(&path, rules);
     assert_eq!(games.len(), 2);
+    // The deck's first line, replayed from Russian draughts' start, reaches its FEN.
+    let mut opening =
+        buffgreen::board::Game::new(buffgreen::board::Position::start(&rules), 0, rules);
+    for mv in RUSSIAN_FIRST.split(' ') {
+        opening.play_str(mv).unwrap();
+    }
+    assert_eq!(
+        buffgreen::board::fen::write(opening.position()),
+        RUSSIAN_FIRST_FEN
+    );
+    let plies = opening.moves().len();
     for g in &games {
         // The table's tags.
         assert_eq!(g.tag("GameType"), Some(russian.game_type()));
@@ -354,10 +372,9 @@ fn a_russian_match_plays_random_openings_with_white_first_and_replays() {
             g.tag("FEN"),
             Some("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
         );
-        // No deck for Russian: the same random 3-ply opening, once with each colour.
-        let opening = g.tag("Opening").unwrap();
-        assert_eq!(opening.split(' ').count(), 3, "{opening}");
-        assert_eq!(g.moves[..3].join(" "), opening);
+        // The Russian deck's first opening, played in order, its moves the game's first.
+        assert_eq!(g.tag("Opening"), Some(RUSSIAN_FIRST));
+        assert_eq!(g.moves[..plies].join(" "), RUSSIAN_FIRST);
         let first: u8 = g.moves[0].split('-').next().unwrap().parse().unwrap();
         assert!(
             (21..=32).contains(&first),
@@ -366,6 +383,36 @@ fn a_russian_match_plays_random_openings_with_white_first_and_replays() {
         );
         assert!(g.tag("Termination").unwrap().starts_with("normal"));
     }
-    assert_eq!(games[0].tag("Opening"), games[1].tag("Opening"));
+    // Once with each engine on each side.
+    assert_eq!(games[0].tag("White"), games[1].tag("Black"));
+    assert_eq!(games[0].tag("Black"), games[1].tag("White"));
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+/// The first line of `openings/brazilian-balanced.tsv`, the Brazilian deck (the Russian deck's
+/// first line too: the two decks share their first 19 lines, and the engine's unit tests tell
+/// them apart).
+const BRAZILIAN_FIRST: &str = "21-17 10-15 24-20";
+
+#[test]
+fn a_brazilian_match_plays_its_own_deck() {
+    let path = temp("brazilian");
+    let (code, out, err) = run_match(
+        "--nodes 200 --games 2 --variant brazilian",
+        &["--pdn", path.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Games: 2 of 2 in "), "{out}");
+    let brazilian = buffgreen::board::Variant::Brazilian;
+    let games = check_pdn(&path, brazilian.rules());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.tag("GameType"), Some(brazilian.game_type()));
+        // The Brazilian deck's first opening, not a random line.
+        assert_eq!(g.tag("Opening"), Some(BRAZILIAN_FIRST));
+        let plies = BRAZILIAN_FIRST.split(' ').count();
+        assert_eq!(g.moves[..plies].join(" "), BRAZILIAN_FIRST);
+    }
+    assert_eq!(games[0].tag("White"), games[1].tag("Black"));
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }

@@ -50,8 +50,8 @@ pub struct MatchOptions {
     /// Openings file: per line moves from the start and/or a FEN (tab-separated; the
     /// 3-move deck format). Each opening is played twice, colours reversed. Without it (and
     /// without --random-plies) the built-in deck of the rules is played in order: the 3-move
-    /// deck under English rules, the Buff and Green balanced deck for Buff and Green and Pool;
-    /// Russian and Brazilian (White first) have none and play random 3-ply openings.
+    /// deck under English rules, the Buff and Green balanced deck for Buff and Green and Pool,
+    /// and Russian's and Brazilian's own balanced decks (lines from White's first move).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<String>,
     /// Instead of a file: random openings of this many plies, reproducible from --seed.

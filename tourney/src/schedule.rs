@@ -21,9 +21,10 @@ use super::tc::Limit;
 use super::MatchArgs;
 use buffgreen::openings::{self, OpeningSource};
 
-/// The random opening's length a match plays under a rule set with no deck and no
-/// `--openings` or `--random-plies`: as long as the built-in decks' shortest lines, so that the
-/// games differ from the first moves on without leaving the opening.
+/// The random opening's length a match would play under a rule set with no deck and no
+/// `--openings` or `--random-plies` (every rule set of the table has a deck, but a new row need
+/// not): as long as the built-in decks' shortest lines, so that the games differ from the
+/// first moves on without leaving the opening.
 pub const DECKLESS_RANDOM_PLIES: usize = 3;
 
 /// One scheduled game.

@@ -1,9 +1,10 @@
 //! Training positions at scale: fast games between the engine's UCT and the lab's alpha-beta
 //! searcher, written in the binary format of [`buffgreen_tune::data`], resumable.
 //!
-//! Each game starts from an opening of the rules' deck (the English 3-move deck, or the
-//! balanced Buff and Green deck), or from the start position where the rule set has no deck
-//! (Russian, Brazilian), then a few uniformly random plies, so that no two games are alike. Each side is, by the game's own draw, the UCT at a few thousand iterations or the
+//! Each game starts from an opening of the rules' deck (the English 3-move deck, the balanced
+//! Buff and Green deck, or Russian's or Brazilian's balanced deck), or from the start position
+//! where a rule set has no deck, then a few uniformly random plies, so that no two games are
+//! alike. Each side is, by the game's own draw, the UCT at a few thousand iterations or the
 //! alpha-beta searcher at a node budget of the same order of time; now and then a side plays a
 //! random move instead of its search's, so that the data also holds the positions a search
 //! tree visits after a bad move. Every quiet position (no capture pending) after the opening's
@@ -349,7 +350,7 @@ fn run(args: &RunArgs) -> Result<(), String> {
 
 /// The games the rule set's games start from, before their random plies: its deck's openings
 /// (the English 3-move openings, or the openings a deep search scores level under Buff and
-/// Green rules), or the start position where the table gives it no deck.
+/// Green, Russian or Brazilian rules), or the start position where the table gives it no deck.
 fn openings_of(variant: Variant, rules: &Rules) -> Result<Vec<Game>, String> {
     let Some(deck) = variant.deck() else {
         return Ok(vec![Game::new(Position::start(rules), 0, *rules)]);
@@ -580,4 +581,27 @@ fn tabled_line(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn family_games_start_from_their_own_decks() {
+        for v in [Variant::Russian, Variant::Brazilian] {
+            let rules = v.rules();
+            let games = openings_of(v, &rules).unwrap();
+            let deck = openings::default_deck(&rules);
+            assert!(!deck.is_empty(), "{v:?}");
+            assert_eq!(games.len(), deck.len(), "{v:?}");
+            for (g, o) in games.iter().zip(&deck) {
+                // The deck's line from White's first move, not the bare start position.
+                assert_eq!(g.position(), o.game.position());
+                assert_eq!(*g.start(), Position::start(&rules));
+                assert_eq!(g.start().side_to_move(), Color::White);
+                assert!(g.moves().len() >= 3, "{}", o.label);
+            }
+        }
+    }
 }
