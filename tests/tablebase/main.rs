@@ -6,6 +6,7 @@
 mod agreement;
 use buffgreen_testkit::reference as common;
 mod consistency;
+mod family_resume;
 mod hardening;
 mod home;
 mod labels;

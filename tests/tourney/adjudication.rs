@@ -244,7 +244,11 @@ fn tablebase_ends_games_with_the_tables_result() {
             // The first tabled position of the game, at the game's clock, gave the result.
             assert!(table.covers(pos));
             let stm = pos.side_to_move();
-            let want = match table.probe_at(pos, game.clock()).unwrap() {
+            let want = match table
+                .game_value(pos, game.clock(), game.draws())
+                .unwrap()
+                .unwrap()
+            {
                 Value::Win(_) if stm == buffgreen::types::Color::White => "2-0",
                 Value::Loss(_) if stm == buffgreen::types::Color::Black => "2-0",
                 Value::Draw => "1-1",
@@ -274,6 +278,61 @@ fn tablebase_ends_games_with_the_tables_result() {
              DrawHalfMoves=80\n",
             tb.display()
         ),
+    );
+}
+
+/// Tables of up to `pieces` pieces for `rules`, built once for the tests that share them.
+fn shared_tables(pieces: u32, rules: &Rules) -> PathBuf {
+    buffgreen_testkit::tables::shared(Path::new(env!("CARGO_TARGET_TMPDIR")), pieces, rules)
+}
+
+#[test]
+fn the_referee_reads_family_tables_at_the_games_count_not_its_clock() {
+    use buffgreen::board::{DrawCount, Variant};
+    use buffgreen::types::Color;
+    use buffgreen_tourney::referee::{table_outcome, Outcome};
+
+    // Russian: a king and a man against a lone king stand under 7.2.8 (10 plies). Four quiet
+    // moves and a crowning that is not White's first king: the count carries on to 5 while
+    // the crowning restarts the clock.
+    let russian = Rules {
+        draw_half_moves: 0,
+        ..Variant::Russian.rules()
+    };
+    let tb = Tablebase::open(&shared_tables(3, &russian), &russian).unwrap();
+    let mut game = Game::new(fen::parse("W:W5,K9:BK28").unwrap(), 0, russian);
+    for m in ["9-13", "28-32", "13-9", "32-28", "5-1"] {
+        game.play_str(m).unwrap();
+    }
+    let pos = *game.position();
+    assert_eq!(fen::write(&pos), "B:WK1,K9:BK28");
+    assert_eq!((game.clock(), game.draws().count()), (0, 5));
+    // Lost for Black while at most 4 plies are counted: at the clock's 0, not at the count.
+    assert_eq!(tb.probe_at(&pos, 0).unwrap(), Value::Loss(123));
+    assert_eq!(tb.probe_at(&pos, 5).unwrap(), Value::Draw);
+    assert_eq!(table_outcome(&tb, &game).unwrap(), Some(Outcome::Draw));
+    // From the same position with nothing counted the loss stands.
+    let fresh = Game::new(pos, 0, russian);
+    assert_eq!(
+        table_outcome(&tb, &fresh).unwrap(),
+        Some(Outcome::Win(Color::White))
+    );
+
+    // Pool: three kings in their corner win in nine moves while they have made at most four;
+    // a game set up at clock 20 with nothing counted is still a win, where the clock would
+    // read it as a draw.
+    let pool = Rules {
+        draw_half_moves: 0,
+        ..Variant::Pool.rules()
+    };
+    let tb = Tablebase::open(&shared_tables(4, &pool), &pool).unwrap();
+    let cornered = fen::parse("W:WK1,K2,K3:BK32").unwrap();
+    assert_eq!(tb.probe_at(&cornered, 20).unwrap(), Value::Draw);
+    let game = Game::new(cornered, 20, pool);
+    assert_eq!(game.draws(), DrawCount::default());
+    assert_eq!(
+        table_outcome(&tb, &game).unwrap(),
+        Some(Outcome::Win(Color::White))
     );
 }
 

@@ -21,7 +21,7 @@ use super::spec::EngineSpec;
 use super::tc::{Clock, Limit};
 use buffgreen::board::{fen, Game, GameResult, Position, Rules};
 use buffgreen::openings::Opening;
-use buffgreen::tablebase::{Tablebase, Value};
+use buffgreen::tablebase::{Tablebase, TbError, Value};
 use buffgreen::types::Color;
 
 /// How games are played and judged.
@@ -312,6 +312,27 @@ fn go_command(side: Color, limit: &Limit, clocks: &[Option<Clock>; 2]) -> String
     }
 }
 
+/// The result the endgame tables give `game` as it stands, as the search reads them
+/// ([`Tablebase::game_value`]): at the no-progress clock, or in tables of the 8x8 family at
+/// the family's count of the game's moves, which a Russian or Brazilian game carries on
+/// through captures and crownings that restart the clock. `None` when the tables do not
+/// cover the position, or their entry is no answer at the game's counters (a Russian 7.2.7
+/// position at another diagonal count than its entry holds): the game goes on.
+pub fn table_outcome(tb: &Tablebase, game: &Game) -> Result<Option<Outcome>, TbError> {
+    let pos = game.position();
+    if !tb.covers(pos) {
+        return Ok(None);
+    }
+    let stm = pos.side_to_move();
+    Ok(tb
+        .game_value(pos, game.clock(), game.draws())?
+        .map(|value| match value {
+            Value::Win(_) => Outcome::Win(stm),
+            Value::Loss(_) => Outcome::Win(!stm),
+            Value::Draw => Outcome::Draw,
+        }))
+}
+
 /// One side of a game: the engine, its search limit, and whether it ran before in the match.
 #[derive(Clone, Copy, Debug)]
 pub struct Entrant<'a> {
@@ -418,15 +439,9 @@ pub fn play_game(
                 warnings,
             )));
         }
-        if let Some(tb) = tablebase.filter(|tb| tb.covers(game.position())) {
-            let stm = game.position().side_to_move();
-            match tb.probe_at(game.position(), game.clock()) {
-                Ok(value) => {
-                    let outcome = match value {
-                        Value::Win(_) => Outcome::Win(stm),
-                        Value::Loss(_) => Outcome::Win(!stm),
-                        Value::Draw => Outcome::Draw,
-                    };
+        if let Some(tb) = tablebase {
+            match table_outcome(tb, &game) {
+                Ok(Some(outcome)) => {
                     return Ok(Some(finish(
                         game,
                         outcome,
@@ -434,6 +449,7 @@ pub fn play_game(
                         warnings,
                     )));
                 }
+                Ok(None) => {}
                 // A slice that cannot be read (corrupt, missing) ends probing for this game;
                 // the game is played out.
                 Err(e) => {

@@ -23,7 +23,7 @@ pub mod progress;
 pub mod rescore;
 
 use buffgreen::board::{DrawCount, Position};
-use buffgreen::tablebase::{counting, solve, Tablebase, Value};
+use buffgreen::tablebase::{Tablebase, Value};
 use buffgreen::types::Color;
 
 /// Where a position's label comes from.
@@ -56,10 +56,7 @@ pub fn table_label(tb: &Tablebase, pos: &Position, clock: u32, draws: DrawCount)
     if !tb.covers(pos) {
         return None;
     }
-    let count = counting::table_count(tb.rules(), clock, draws);
-    let value = tb.probe_at(pos, count).ok()?;
-    if !solve::answers(value, pos, tb.rules(), draws) {
-        return None;
-    }
+    // The reading the search and the match runner make: one function, so they cannot differ.
+    let value = tb.game_value(pos, clock, draws).ok()??;
     Some(black_result(value, pos.side_to_move()))
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::board::{generate_moves, has_moves, next_clock, DrawCount, MoveList, Position, Rules};
 use crate::search::solver::Proof;
-use crate::tablebase::{counting, solve, Tablebase, Value};
+use crate::tablebase::{counting, Tablebase, Value};
 use crate::types::Move;
 
 /// Plies of a proof that comes from the tables start here (see the module comment).
@@ -94,7 +94,8 @@ impl Endgame {
     /// when covered (a missing slice, or a block that fails its check, is taken as not
     /// covered; the engine says the first such failure, see [`Tablebase::take_fault`]; so is
     /// a 7.2.7 entry that does not hold at the game's diagonal count, see
-    /// [`solve::answers`]).
+    /// [`crate::tablebase::solve::answers`]): [`Tablebase::game_value`], the reading the match
+    /// runner's adjudication makes too.
     /// Without draws (see [`Endgame::without_draws`]) a draw is no answer.
     #[inline]
     pub fn probe(&self, pos: &Position, clock: u32, draws: DrawCount) -> Option<Value> {
@@ -108,12 +109,7 @@ impl Endgame {
         if !self.covers(pos) {
             return None;
         }
-        let rules = self.tb.rules();
-        let value = self
-            .tb
-            .probe_at(pos, counting::table_count(rules, clock, draws))
-            .ok()?;
-        solve::answers(value, pos, rules, draws).then_some(value)
+        self.tb.game_value(pos, clock, draws).ok().flatten()
     }
 
     /// True when the root of the search is a tabled draw (see [`Endgame::without_draws`]).

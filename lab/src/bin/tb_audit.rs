@@ -30,11 +30,11 @@ fn main() {
         games += 1;
         for tok in g.moves() {
             let pos = *game.position();
-            let clock = game.clock();
+            let (clock, draws) = (game.clock(), game.draws());
             let ours = (pos.side_to_move() == buffgreen::types::Color::White) == ours_white;
             let before = tb
                 .covers(&pos)
-                .then(|| tb.probe_at(&pos, clock).ok())
+                .then(|| tb.game_value(&pos, clock, draws).ok().flatten())
                 .flatten();
             if game.play_str(tok).is_err() {
                 eprintln!("note: cannot play {tok}");
@@ -63,7 +63,9 @@ fn main() {
                 let after = if game.result() != GameResult::Ongoing {
                     None
                 } else {
-                    tb.probe_at(&after_pos, game.clock()).ok()
+                    tb.game_value(&after_pos, game.clock(), game.draws())
+                        .ok()
+                        .flatten()
                 };
                 moves_checked += 1;
                 let bad = match (before, after) {

@@ -26,7 +26,9 @@
 //! out of the slice that does not restart the count (so costs more than 1) waits for the level
 //! of its cost unless a move inside wins sooner, and the levels go on past those that add
 //! nothing while floors or such wins lie ahead. The 7.2.7 slices are solved once per diagonal
-//! count (`layers`). A family slice's work is not saved.
+//! count (`layers`). A family slice's work is saved as the others' is, with the arrays and
+//! counters of its own ([`resume`]), except a 7.2.7 slice's: its layers read one another, and
+//! a stopped build solves it again from its first layer.
 //!
 //! Layout: this file runs the analysis; [`resume`] saves and restores a build's work within
 //! a large slice, `progress` reports a build's events, `store` holds the finished slices a
@@ -297,8 +299,8 @@ fn resumed_work(
 ) -> Result<(Work, Option<u32>), TbError> {
     let family = counting::counts_material(&opts.rules);
     let work = Work::new(material, family);
-    if family {
-        // A family slice is never saved (see `solve_slice`).
+    if counting::layered(material, &opts.rules) {
+        // A 7.2.7 slice is never saved (see `solve_slice`).
         return Ok((work, None));
     }
     match resume::load(
@@ -411,6 +413,70 @@ struct Half {
 /// The slice being solved: one or two halves.
 struct Work {
     halves: Vec<Half>,
+    /// Family slices only (else empty): the build's counters as a save holds them, written
+    /// just before a save and read just after a load ([`Counters`]).
+    counters: Vec<AtomicU8>,
+}
+
+// A save's counters hold one word of each kind per distance an entry holds.
+const _: () = assert!(resume::COUNTERS_LEN == 2 * DISTANCES * 8 + 2 * 4);
+
+/// A family slice's counters besides its arrays (see `solve_slice`): entries written by
+/// distance, wins scheduled by level, the largest distance the first pass wrote or
+/// scheduled, and the highest floor.
+struct Counters {
+    written: Vec<AtomicU64>,
+    scheduled: Vec<AtomicU64>,
+    horizon: AtomicU32,
+    floors: AtomicU32,
+}
+
+impl Counters {
+    fn new() -> Counters {
+        let zeros = || (0..DISTANCES).map(|_| AtomicU64::new(0)).collect();
+        Counters {
+            written: zeros(),
+            scheduled: zeros(),
+            horizon: AtomicU32::new(0),
+            floors: AtomicU32::new(0),
+        }
+    }
+
+    /// Writes the counters into `out`, little-endian, in the order of
+    /// [`resume::COUNTERS_LEN`].
+    fn store(&self, out: &[AtomicU8]) {
+        let words = self.written.iter().chain(&self.scheduled);
+        let bytes = words
+            .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
+            .chain(self.horizon.load(Ordering::Relaxed).to_le_bytes())
+            .chain(self.floors.load(Ordering::Relaxed).to_le_bytes());
+        for (o, b) in out.iter().zip(bytes) {
+            o.store(b, Ordering::Relaxed);
+        }
+    }
+
+    /// Reads the counters back from `from`, as [`Counters::store`] wrote them.
+    fn load(&self, from: &[AtomicU8]) {
+        let bytes: Vec<u8> = from.iter().map(|b| b.load(Ordering::Relaxed)).collect();
+        let mut words = bytes.chunks_exact(8).map(|c| {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(c);
+            u64::from_le_bytes(a)
+        });
+        for w in self.written.iter().chain(&self.scheduled) {
+            w.store(words.next().unwrap_or(0), Ordering::Relaxed);
+        }
+        let tail = &bytes[bytes.len().min(2 * DISTANCES * 8)..];
+        let word = |at: usize| {
+            let mut a = [0u8; 4];
+            if let Some(b) = tail.get(at..at + 4) {
+                a.copy_from_slice(b);
+            }
+            u32::from_le_bytes(a)
+        };
+        self.horizon.store(word(0), Ordering::Relaxed);
+        self.floors.store(word(4), Ordering::Relaxed);
+    }
 }
 
 impl Work {
@@ -436,15 +502,28 @@ impl Work {
                     }
                 })
                 .collect(),
+            counters: zeros(if family {
+                resume::COUNTERS_LEN as u64
+            } else {
+                0
+            }),
         }
     }
 
-    /// The arrays a save holds: the entries of each half, then the pending counts.
+    /// The arrays a save holds ([`resume::lengths_of`]): the entries of each half, then the
+    /// pending counts; in a family slice then the floors, the first pass's notes and the
+    /// counters.
     fn arrays(&self) -> Vec<&[AtomicU8]> {
         let entries = self.halves.iter().map(|h| &h.entries[..]);
-        entries
+        let mut arrays: Vec<&[AtomicU8]> = entries
             .chain(self.halves.iter().map(|h| &h.pending[..]))
-            .collect()
+            .collect();
+        if !self.counters.is_empty() {
+            arrays.extend(self.halves.iter().map(|h| &h.floor[..]));
+            arrays.extend(self.halves.iter().map(|h| &h.extra[..]));
+            arrays.push(&self.counters[..]);
+        }
+        arrays
     }
 
     /// The half of the slice a board (side to move as Black) belongs to.
@@ -505,13 +584,30 @@ fn solve_slice(
     let (rules, threads) = (&opts.rules, opts.threads);
     let family = counting::counts_material(rules);
     let limit = distance_limit(rules.draw_half_moves);
+    // Family slices: entries written by distance (a level reads those of the distance
+    // below, which a floor may have written levels before), scheduled wins by level, and
+    // the largest distance written or scheduled in the first pass (levels go on to there).
+    let counters = Counters::new();
+    if family && resumed.is_some() {
+        counters.load(&work.counters);
+    }
+    let Counters {
+        written,
+        scheduled,
+        horizon,
+        floors,
+    } = &counters;
     let mut saved = since;
     let mut save = |level: u32, on_event: &mut dyn FnMut(Event)| -> Result<(), TbError> {
-        // A family slice is not saved: its first pass keeps more than a save holds.
-        if family || saved.elapsed() < opts.save_every {
+        // A layer of a 7.2.7 slice is not saved: a save would have to hold the layers solved
+        // before it too, which the format does not.
+        if layer.is_some() || saved.elapsed() < opts.save_every {
             return Ok(());
         }
         let start = Instant::now();
+        if family {
+            counters.store(&work.counters);
+        }
         let arrays = work.arrays();
         let bytes = resume::save(&opts.dir, material, rules, level, &arrays, threads)?;
         on_event(Event::Saved {
@@ -539,13 +635,6 @@ fn solve_slice(
             0
         })
     };
-    // Family slices: entries written by distance (a level reads those of the distance
-    // below, which a floor may have written levels before), scheduled wins by level, and
-    // the largest distance written or scheduled in the first pass (levels go on to there).
-    let written: Vec<AtomicU64> = (0..DISTANCES).map(|_| AtomicU64::new(0)).collect();
-    let scheduled: Vec<AtomicU64> = (0..DISTANCES).map(|_| AtomicU64::new(0)).collect();
-    let horizon = AtomicU32::new(0);
-    let floors = AtomicU32::new(0);
     let tally = |code: u8| {
         if family && code != 0 {
             let d = match Value::from_code(code, rules.losing) {

@@ -5,7 +5,12 @@
 //!
 //! The file `<material>.resume` in the build's directory holds the number of levels done and
 //! the slice's arrays (the entries, then the pending counts, half by half), cut into chunks,
-//! each compressed at zstd's fastest level and checked by its checksum. A file that does not
+//! each compressed at zstd's fastest level and checked by its checksum. A slice of the 8x8
+//! family's tables (Pool, Russian, Brazilian: [`counting::counts_material`]) keeps more: its
+//! save, of a version of its own ([`FAMILY_VERSION`]), holds after those arrays the floors and
+//! the first pass's notes, half by half, and then the build's counters (entries written and
+//! wins scheduled by distance, the levels' horizon, the highest floor) as one more array of
+//! [`COUNTERS_LEN`] bytes. A save of one kind is refused by a build of the other. A file that does not
 //! match the slice, the rules or its checksums is refused and the slice starts over: a resumed
 //! slice is never built from a guess. It is written to a temporary and renamed, so a build
 //! killed while saving keeps the previous save, and removed once the slice file is written.
@@ -16,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::board::Rules;
+use crate::tablebase::counting;
 use crate::tablebase::format::checksum::checksum;
 use crate::tablebase::format::compress::block_checksum;
 use crate::tablebase::format::{self, describe_rules};
@@ -26,7 +32,15 @@ use crate::tablebase::{Material, TbError};
 /// The extension of a resume file.
 pub const EXTENSION: &str = "resume";
 const MAGIC: [u8; 8] = *b"BGRESUME";
+/// The version of a save of a slice counted by the clock (Buff and Green, English).
 const VERSION: u32 = 1;
+/// The version of a save of a slice of the 8x8 family (see the module comment): its arrays
+/// and counters are more than a save of [`VERSION`] holds.
+pub const FAMILY_VERSION: u32 = 2;
+/// Bytes of the family build's counters in a save of [`FAMILY_VERSION`]: entries written and
+/// wins scheduled by distance (0 to 127, eight bytes each), then the horizon and the highest
+/// floor (four bytes each).
+pub const COUNTERS_LEN: usize = 2 * 128 * 8 + 2 * 4;
 const HEADER_LEN: usize = 64;
 /// Bytes of an array per chunk: chunks are compressed on their own, several at once.
 const CHUNK: usize = 1 << 22;
@@ -69,8 +83,38 @@ fn batch_len(threads: usize) -> usize {
     4 * threads.max(1)
 }
 
+/// The version of the saves of a build under `rules`.
+fn version_of(rules: &Rules) -> u32 {
+    if counting::counts_material(rules) {
+        FAMILY_VERSION
+    } else {
+        VERSION
+    }
+}
+
+/// The lengths of the arrays a save of `material` under `rules` holds (see the module
+/// comment): what the build's work keeps, in the order it lists its arrays.
+pub(crate) fn lengths_of(material: Material, rules: &Rules) -> Vec<usize> {
+    let sizes: Vec<usize> = material
+        .halves()
+        .into_iter()
+        .map(|m| crate::tablebase::index::SliceIndex::new(m).size() as usize)
+        .collect();
+    let arrays = if counting::counts_material(rules) {
+        4
+    } else {
+        2
+    };
+    let mut lens: Vec<usize> = (0..arrays).flat_map(|_| sizes.iter().copied()).collect();
+    if counting::counts_material(rules) {
+        lens.push(COUNTERS_LEN);
+    }
+    lens
+}
+
 /// The header of a save: what it belongs to, how far it got, how it is cut.
 struct Header {
+    version: u32,
     level: u32,
     rules: u64,
     material: u64,
@@ -82,6 +126,7 @@ impl Header {
     /// The header of a save of arrays of lengths `lens`.
     fn of(material: Material, rules: &Rules, level: u32, lens: &[usize]) -> Header {
         Header {
+            version: version_of(rules),
             level,
             rules: checksum(describe_rules(rules).as_bytes(), &[]),
             material: checksum(material.to_string().as_bytes(), &[]),
@@ -93,7 +138,7 @@ impl Header {
     fn bytes(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(&MAGIC);
-        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[8..12].copy_from_slice(&self.version.to_le_bytes());
         h[12..16].copy_from_slice(&self.level.to_le_bytes());
         h[16..24].copy_from_slice(&self.rules.to_le_bytes());
         h[24..32].copy_from_slice(&self.material.to_le_bytes());
@@ -269,8 +314,17 @@ fn open_checked(
     if u64_at(&h, 56) != checksum(&h[..56], &[]) {
         return Err(bad("header checksum mismatch"));
     }
-    if u32_at(&h, 8) != VERSION {
-        return Err(bad("written by another version"));
+    let version = u32_at(&h, 8);
+    if version != version_of(rules) {
+        // Both kinds are known: a save of the other kind says so (a build under other rules
+        // left it), rather than blaming a version.
+        return Err(bad(match version {
+            VERSION => "a save of a slice counted by the clock, not of the 8x8 family's",
+            FAMILY_VERSION => {
+                "a save of a slice of the 8x8 family, not of one counted by the clock"
+            }
+            _ => "written by another version",
+        }));
     }
     let want = Header::of(material, rules, u32_at(&h, 12), lens);
     if h != want.bytes() {
@@ -286,12 +340,7 @@ fn open_checked(
 /// The levels done by the save of `material` under `rules` in `dir`, from its header alone
 /// (its chunks are checked when a build loads it); `None` when there is no save.
 pub fn levels_saved(dir: &Path, material: Material, rules: &Rules) -> Result<Option<u32>, TbError> {
-    // The arrays of a build's work: the entries of each half, then its pending counts.
-    let sizes = material
-        .halves()
-        .into_iter()
-        .map(|m| crate::tablebase::index::SliceIndex::new(m).size() as usize);
-    let lens: Vec<usize> = sizes.clone().chain(sizes).collect();
+    let lens = lengths_of(material, rules);
     Ok(open_checked(&path_of(dir, material), material, rules, &lens)?.map(|(_, h)| h.level))
 }
 
@@ -302,5 +351,91 @@ pub(crate) fn remove(dir: &Path, material: Material) -> Result<(), TbError> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(TbError::io(&path, &e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Variant;
+
+    fn filled(lens: &[usize], byte: u8) -> Vec<Vec<AtomicU8>> {
+        lens.iter()
+            .map(|&n| (0..n).map(|_| AtomicU8::new(byte)).collect())
+            .collect()
+    }
+
+    fn views(arrays: &[Vec<AtomicU8>]) -> Vec<&[AtomicU8]> {
+        arrays.iter().map(|a| &a[..]).collect()
+    }
+
+    #[test]
+    fn family_saves_hold_their_arrays_and_a_save_of_the_other_kind_is_refused() {
+        let dir = std::env::temp_dir().join(format!("bg-resume-kind-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("mkdir");
+        let material = Material::slices(2)[0];
+        let path = path_of(&dir, material);
+        let russian = Rules {
+            draw_half_moves: 0,
+            ..Variant::Russian.rules()
+        };
+        let english = Rules::ENGLISH;
+        let refused = |what: &str| {
+            TbError::BadResume {
+                path: path.clone(),
+                what: what.to_string(),
+            }
+            .to_string()
+        };
+
+        // A family save: the entries, counts, floors and notes of each half and the counters.
+        let family_lens = lengths_of(material, &russian);
+        let clock_lens = lengths_of(material, &english);
+        let halves = material.halves().len();
+        assert_eq!(family_lens.len(), 4 * halves + 1);
+        assert_eq!(family_lens.last(), Some(&COUNTERS_LEN));
+        assert_eq!(clock_lens.len(), 2 * halves);
+        let saved = filled(&family_lens, 7);
+        save(&dir, material, &russian, 3, &views(&saved), 1).expect("saved");
+        assert_eq!(levels_saved(&dir, material, &russian), Ok(Some(3)));
+        let back = filled(&family_lens, 0);
+        assert_eq!(
+            load(&dir, material, &russian, &views(&back), 1),
+            Ok(Some(3))
+        );
+        assert!(back
+            .iter()
+            .flatten()
+            .all(|b| b.load(Ordering::Relaxed) == 7));
+        // Read by a build counted by the clock.
+        let clock = filled(&clock_lens, 0);
+        let err = load(&dir, material, &english, &views(&clock), 1).expect_err("refused");
+        assert_eq!(
+            err.to_string(),
+            refused("a save of a slice of the 8x8 family, not of one counted by the clock")
+        );
+        assert_eq!(
+            levels_saved(&dir, material, &english).map_err(|e| e.to_string()),
+            Err(err.to_string())
+        );
+
+        // A save counted by the clock, read by a family build.
+        save(&dir, material, &english, 2, &views(&clock), 1).expect("saved");
+        let err = load(&dir, material, &russian, &views(&back), 1).expect_err("refused");
+        assert_eq!(
+            err.to_string(),
+            refused("a save of a slice counted by the clock, not of the 8x8 family's")
+        );
+
+        // A version neither kind knows.
+        let mut bytes = fs::read(&path).expect("readable");
+        bytes[8..12].copy_from_slice(&9u32.to_le_bytes());
+        let sum = checksum(&bytes[..56], &[]);
+        bytes[56..64].copy_from_slice(&sum.to_le_bytes());
+        fs::write(&path, &bytes).expect("writable");
+        let err = load(&dir, material, &english, &views(&clock), 1).expect_err("refused");
+        assert_eq!(err.to_string(), refused("written by another version"));
+        fs::remove_dir_all(&dir).expect("removed");
     }
 }

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use crate::board::{fen, has_captures, has_moves, Position, Rules};
+use crate::board::{fen, has_captures, has_moves, DrawCount, Position, Rules};
 use crate::tablebase::counting;
 use crate::tablebase::format::checksum::Checksum;
 use crate::tablebase::format::compress;
@@ -434,6 +434,24 @@ impl Tablebase {
         Ok(self
             .probe(pos)?
             .at_clock(clock, counting::draw_rule(&self.rules)))
+    }
+
+    /// What the tables say of a game standing in `pos` at no-progress clock `clock` with the
+    /// 8x8 family's counters `draws`, for its side to move: the entry read at the count the
+    /// tables count ([`counting::table_count`]: the clock, or the family's material count),
+    /// or `None` when the entry is no answer there (a 7.2.7 entry read at another diagonal
+    /// count than the one it holds, see [`crate::tablebase::solve::answers`]; the game is
+    /// then played or searched on). The one reading of a game state that the search and the
+    /// match runner's adjudication share, so that they cannot disagree on it.
+    #[inline]
+    pub fn game_value(
+        &self,
+        pos: &Position,
+        clock: u32,
+        draws: DrawCount,
+    ) -> Result<Option<Value>, TbError> {
+        let value = self.probe_at(pos, counting::table_count(&self.rules, clock, draws))?;
+        Ok(crate::tablebase::solve::answers(value, pos, &self.rules, draws).then_some(value))
     }
 
     /// Bytes of the slice files on disk, and how many are compressed.
