@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use buffgreen::board::{Rules, Variant};
@@ -13,7 +13,7 @@ use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_SAVE_EVERY
 use buffgreen::tablebase::{counting, Material};
 use buffgreen_testkit::tables::options;
 
-use crate::tables;
+use crate::{files_where, fresh, tables};
 
 /// The level after which the build is stopped.
 const STOP_AT: u32 = 5;
@@ -33,28 +33,9 @@ fn opts(dir: &Path, rules: Rules, save_every: Duration) -> BuildOptions {
     }
 }
 
-fn fresh(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    dir
-}
-
 /// Every slice file of `dir` by name, with its bytes.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .expect("readable")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "bgtb"))
-        .map(|path| {
-            let name = path
-                .file_name()
-                .expect("name")
-                .to_string_lossy()
-                .to_string();
-            (name, std::fs::read(&path).expect("readable"))
-        })
-        .collect()
+    files_where(dir, |p| p.extension().is_some_and(|x| x == "bgtb"))
 }
 
 fn slice(name: &str) -> Material {

@@ -19,6 +19,7 @@ mod search;
 mod shards;
 mod solver;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use buffgreen::board::Rules;
@@ -37,4 +38,29 @@ pub fn name_tables(e: &mut protocol_support::Engine, dir: &std::path::Path) {
         dir.to_str().expect("utf-8 path")
     );
     assert_eq!(e.ask(&line), Vec::<String>::new(), "{line}");
+}
+
+/// An empty directory `name` of the test target (emptied when it exists).
+pub fn fresh(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    dir
+}
+
+/// The files of `dir` whose path `keep` accepts, by name, with their bytes.
+pub fn files_where(dir: &Path, keep: impl Fn(&Path) -> bool) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .expect("readable")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| keep(p))
+        .map(|path| {
+            let name = path
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .to_string();
+            (name, std::fs::read(&path).expect("readable"))
+        })
+        .collect()
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -13,6 +13,8 @@ use buffgreen::tablebase::build::resume;
 use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_SAVE_EVERY};
 use buffgreen::tablebase::Material;
 use buffgreen_testkit::tables::options;
+
+use crate::{files_where, fresh};
 
 /// The level after which the build is stopped: a slice with that many levels and more.
 const STOP_AT: u32 = 5;
@@ -26,27 +28,9 @@ fn opts(dir: &Path, save_every: Duration) -> BuildOptions {
     }
 }
 
-fn fresh(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    dir
-}
-
 /// Every file of `dir` by name, with its bytes.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .expect("readable")
-        .map(|e| {
-            let path = e.expect("entry").path();
-            let name = path
-                .file_name()
-                .expect("name")
-                .to_string_lossy()
-                .to_string();
-            (name, std::fs::read(&path).expect("readable"))
-        })
-        .collect()
+    files_where(dir, |_| true)
 }
 
 /// Builds into `dir` saving after every level, and stops the build (as a killed process

@@ -4,7 +4,7 @@
 //! refused. Compressed tables (`--compress`, `tb compress`) answer as the plain ones and pass
 //! `tb verify`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use buffgreen::board::Rules;
@@ -15,16 +15,9 @@ use buffgreen::tablebase::index::SliceIndex;
 use buffgreen::tablebase::{format, Material, Tablebase};
 use buffgreen_testkit::process::succeed;
 
-use crate::tables;
+use crate::{fresh, tables};
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
-
-fn fresh(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    dir
-}
 
 /// The files of `dir` by name, with their bytes.
 fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
