@@ -35,7 +35,7 @@ const MAGIC: [u8; 8] = *b"BGRESUME";
 /// The version of a save of a slice counted by the clock (Buff and Green, English).
 const VERSION: u32 = 1;
 /// The version of a save of a slice of the 8x8 family (see the module comment): its arrays
-/// and counters are more than a save of [`VERSION`] holds.
+/// and counters are more than a save of a clock-counted slice (version 1) holds.
 pub const FAMILY_VERSION: u32 = 2;
 /// Bytes of the family build's counters in a save of [`FAMILY_VERSION`]: entries written and
 /// wins scheduled by distance (0 to 127, eight bytes each), then the horizon and the highest
