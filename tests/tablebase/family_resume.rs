@@ -3,7 +3,6 @@
 //! A 7.2.7 slice is not saved (its layers read one another): a stopped build solves it again.
 
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::time::Duration;
 
@@ -13,7 +12,7 @@ use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_SAVE_EVERY
 use buffgreen::tablebase::{counting, Material};
 use buffgreen_testkit::tables::options;
 
-use crate::{files_where, fresh, tables};
+use crate::{files_where, fresh, resumed_after, stopped_after_a_save, tables};
 
 /// The level after which the build is stopped.
 const STOP_AT: u32 = 5;
@@ -52,24 +51,10 @@ fn slice(name: &str) -> Material {
 /// stop.
 fn stopped_and_resumed(name: &str, rules: Rules, material: Material) -> Vec<Material> {
     let dir = fresh(name);
-    let mut saved = Vec::new();
-    let run = catch_unwind(AssertUnwindSafe(|| {
-        build(&opts(&dir, rules, Duration::ZERO), &mut |e| {
-            if let Event::Saved {
-                material: m, level, ..
-            } = e
-            {
-                saved.push(m);
-                if m == material && level == STOP_AT {
-                    panic!("stopped after a save");
-                }
-            }
-        })
-    }));
-    assert!(run.is_err(), "the build was stopped");
+    let saved = stopped_after_a_save(&opts(&dir, rules, Duration::ZERO), |m, level| {
+        m == material && level == STOP_AT
+    });
     assert_eq!(saved.last(), Some(&material));
-    assert!(resume::path_of(&dir, material).exists());
-    assert!(!buffgreen::tablebase::format::path_of(&dir, material).exists());
     assert_eq!(
         resume::levels_saved(&dir, material, &rules).expect("readable"),
         Some(STOP_AT)
@@ -80,36 +65,12 @@ fn stopped_and_resumed(name: &str, rules: Rules, material: Material) -> Vec<Mate
         events.push(e)
     })
     .expect("builds");
-    let resumed: Vec<(Material, u32)> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Resumed { material, level } => Some((*material, *level)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(resumed, [(material, STOP_AT)]);
+    // Only the levels after the save are run on the resumed slice.
+    resumed_after(&events, material, STOP_AT);
     let refused = events
         .iter()
         .any(|e| matches!(e, Event::ResumeRefused { .. }));
     assert!(!refused);
-    // Only the levels after the save are run on the resumed slice.
-    let passes: Vec<String> = events
-        .iter()
-        .skip_while(|e| !matches!(e, Event::Resumed { .. }))
-        .take_while(|e| !matches!(e, Event::Done { .. }))
-        .filter_map(|e| match e {
-            Event::Progress { pass, .. } => Some(pass.clone()),
-            _ => None,
-        })
-        .collect();
-    assert!(
-        passes.iter().all(|p| {
-            p.strip_prefix("level ")
-                .and_then(|k| k.parse::<u32>().ok())
-                .is_some_and(|k| k > STOP_AT)
-        }),
-        "{passes:?}"
-    );
     assert!(!resume::path_of(&dir, material).exists());
     assert_eq!(files(&dir), files(&tables(4, &rules)));
     saved

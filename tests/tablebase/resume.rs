@@ -3,7 +3,6 @@
 //! slice starts over.
 
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -14,7 +13,7 @@ use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_SAVE_EVERY
 use buffgreen::tablebase::Material;
 use buffgreen_testkit::tables::options;
 
-use crate::{files_where, fresh};
+use crate::{files_where, fresh, resumed_after, stopped_after_a_save};
 
 /// The level after which the build is stopped: a slice with that many levels and more.
 const STOP_AT: u32 = 5;
@@ -42,25 +41,10 @@ fn stopped_build(dir: &Path) -> Material {
 /// [`stopped_build`], stopping on a slice at `from` or later in the build's order.
 fn stopped_build_from(dir: &Path, from: usize) -> Material {
     let order = Material::slices(4);
-    let mut stopped = None;
-    let run = catch_unwind(AssertUnwindSafe(|| {
-        build(&opts(dir, Duration::ZERO), &mut |e| {
-            if let Event::Saved {
-                material, level, ..
-            } = e
-            {
-                if level == STOP_AT && order.iter().position(|&m| m == material) >= Some(from) {
-                    stopped = Some(material);
-                    panic!("stopped after a save");
-                }
-            }
-        })
-    }));
-    assert!(run.is_err(), "the build was stopped");
-    let material = stopped.expect("a slice with enough levels");
-    assert!(resume::path_of(dir, material).exists());
-    assert!(!buffgreen::tablebase::format::path_of(dir, material).exists());
-    material
+    let saved = stopped_after_a_save(&opts(dir, Duration::ZERO), |material, level| {
+        level == STOP_AT && order.iter().position(|&m| m == material) >= Some(from)
+    });
+    *saved.last().expect("a stopped slice")
 }
 
 /// Finishes the build in `dir` without saving: the events it reports.
@@ -96,33 +80,8 @@ fn a_build_stopped_after_a_save_goes_on_from_it_and_writes_the_same_bytes() {
     let dir = fresh("tb-resume-stopped");
     let material = stopped_build(&dir);
     let events = finish(&dir);
-    let resumed: Vec<(Material, u32)> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Resumed { material, level } => Some((*material, *level)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(resumed, [(material, STOP_AT)]);
     // The slices below are not read again: only the levels after the save are run.
-    let passes: Vec<String> = events
-        .iter()
-        .skip_while(|e| !matches!(e, Event::Resumed { .. }))
-        .take_while(|e| !matches!(e, Event::Done { .. }))
-        .filter_map(|e| match e {
-            Event::Progress { pass, .. } => Some(pass.clone()),
-            _ => None,
-        })
-        .collect();
-    assert!(!passes.is_empty());
-    assert!(
-        passes.iter().all(|p| {
-            p.strip_prefix("level ")
-                .and_then(|k| k.parse::<u32>().ok())
-                .is_some_and(|k| k > STOP_AT)
-        }),
-        "{passes:?}"
-    );
+    assert!(!resumed_after(&events, material, STOP_AT).is_empty());
     assert_eq!(&files(&dir), reference());
 }
 

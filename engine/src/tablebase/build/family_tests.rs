@@ -340,8 +340,16 @@ fn small_slices_match(variant: Variant) -> Vec<(Material, [u64; 3])> {
         .iter()
         .map(|t| material(t))
         .collect();
-    let brute = Brute::new(opts.rules, &slices);
-    let mut out = Vec::new();
+    let tallies = compare_built(&opts, &slices);
+    std::fs::remove_dir_all(&opts.dir).expect("removed");
+    slices.into_iter().zip(tallies).collect()
+}
+
+/// Reads the built `slices` (in dependency order) of `opts.dir` and compares each, entry by
+/// entry at count 0 of the file, with the solver ([`Brute::compare`]); returns their tallies.
+fn compare_built(opts: &BuildOptions, slices: &[Material]) -> Vec<[u64; 3]> {
+    let brute = Brute::new(opts.rules, slices);
+    let mut tallies = Vec::new();
     for (k, &m) in slices.iter().enumerate() {
         let data = format::read(&opts.dir, m.canonical(), &opts.rules)
             .expect("read")
@@ -352,16 +360,14 @@ fn small_slices_match(variant: Variant) -> Vec<(Material, [u64; 3])> {
             .into_iter()
             .map(SliceIndex::new)
             .collect();
-        let tally = brute.compare(k, |pos| {
+        tallies.push(brute.compare(k, |pos| {
             let masks = Masks::of(pos);
             let h = usize::from(Material::of(&masks) != index[0].material());
             let g = h * index[0].size() as usize + index[h].index(&masks) as usize;
             (data[g], 0)
-        });
-        out.push((m, tally));
+        }));
     }
-    std::fs::remove_dir_all(&opts.dir).expect("removed");
-    out
+    tallies
 }
 
 #[test]
@@ -463,25 +469,7 @@ fn pool_short_slices_and_three_kings_against_one_match_the_solver() {
         .iter()
         .map(|t| material(t))
         .collect();
-    let brute = Brute::new(opts.rules, &slices);
-    let mut tallies = Vec::new();
-    for (k, &m) in slices.iter().enumerate() {
-        let data = format::read(&opts.dir, m.canonical(), &opts.rules)
-            .expect("read")
-            .data;
-        let index: Vec<SliceIndex> = m
-            .canonical()
-            .halves()
-            .into_iter()
-            .map(SliceIndex::new)
-            .collect();
-        tallies.push(brute.compare(k, |pos| {
-            let masks = Masks::of(pos);
-            let h = usize::from(Material::of(&masks) != index[0].material());
-            let g = h * index[0].size() as usize + index[h].index(&masks) as usize;
-            (data[g], 0)
-        }));
-    }
+    let tallies = compare_built(&opts, &slices);
     // Wins, losses and draws at count 0, side to move. Kings alone move as under Russian
     // rules, and these counts are Russian's too: the wins there come within both rules'
     // counts from 0 (the counts above 0 are where the rules differ, checked above).
