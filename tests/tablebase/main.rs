@@ -68,6 +68,11 @@ pub fn files_where(dir: &Path, keep: impl Fn(&Path) -> bool) -> BTreeMap<String,
         .collect()
 }
 
+/// Every file of `dir` by name, with its bytes.
+pub fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    files_where(dir, |_| true)
+}
+
 /// Builds with `opts` (which should save after every level) and stops the build, as a killed
 /// process stops, right after the first save for which `stop(slice, level)` holds. Returns
 /// the slices saved, the stopped one last; the stopped slice has its save and no file.

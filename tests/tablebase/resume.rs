@@ -13,7 +13,7 @@ use buffgreen::tablebase::build::{build, BuildOptions, Event, DEFAULT_SAVE_EVERY
 use buffgreen::tablebase::Material;
 use buffgreen_testkit::tables::options;
 
-use crate::{files_where, fresh, resumed_after, stopped_after_a_save};
+use crate::{files, fresh, resumed_after, stopped_after_a_save};
 
 /// The level after which the build is stopped: a slice with that many levels and more.
 const STOP_AT: u32 = 5;
@@ -25,11 +25,6 @@ fn opts(dir: &Path, save_every: Duration) -> BuildOptions {
         save_every,
         ..options(dir, 4, Rules::ENGLISH)
     }
-}
-
-/// Every file of `dir` by name, with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    files_where(dir, |_| true)
 }
 
 /// Builds into `dir` saving after every level, and stops the build (as a killed process

@@ -4,7 +4,6 @@
 //! refused. Compressed tables (`--compress`, `tb compress`) answer as the plain ones and pass
 //! `tb verify`.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -16,14 +15,9 @@ use buffgreen::tablebase::index::SliceIndex;
 use buffgreen::tablebase::{format, Material, Tablebase};
 use buffgreen_testkit::process::succeed;
 
-use crate::{files_where, fresh, tables};
+use crate::{files, fresh, tables};
 
 const BIN: &str = env!("CARGO_BIN_EXE_buffgreen");
-
-/// The files of `dir` by name, with their bytes.
-fn contents(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    files_where(dir, |_| true)
-}
 
 #[test]
 fn plan_lists_every_slice_once_in_dependency_order() {
@@ -77,7 +71,7 @@ fn shards_of_each_level_build_the_one_process_tables_byte_for_byte() {
             assert!(w.status.success(), "{}", String::from_utf8_lossy(&w.stderr));
         }
     }
-    let (a, b) = (contents(&whole), contents(&dir));
+    let (a, b) = (files(&whole), files(&dir));
     assert_eq!(a.len(), Material::slices(4).len());
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
     for ((name, x), (_, y)) in a.iter().zip(&b) {
@@ -105,7 +99,7 @@ fn compressed_tables_answer_as_plain_ones_and_verify() {
             .arg(&converted),
         "tb compress",
     );
-    assert_eq!(contents(&built), contents(&converted));
+    assert_eq!(files(&built), files(&converted));
     let line = crate::consistency::verify_line_of(&built);
     assert_eq!(
         line,
@@ -216,5 +210,5 @@ fn a_build_restores_each_slice_once_when_its_memory_allows() {
     }
     assert_eq!(reads(&tight, 0), all);
     assert!(all.len() > first.len());
-    assert_eq!(contents(&roomy), contents(&tight));
+    assert_eq!(files(&roomy), files(&tight));
 }
