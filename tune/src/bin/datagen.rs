@@ -14,6 +14,9 @@
 //! exact result at its clock under the draw rule: the positions before it take that result
 //! (a won ending is won whoever would have botched it), and it and a few tabled plies after
 //! it (the tables playing a move that keeps the result) are labelled by their own exact value.
+//! With `--play-through` as well, the players play the game on to its end (their searches
+//! still without tables), each covered position labelled by its own exact value: endings as
+//! the players reach them, not only their first positions.
 //!
 //! `datagen run --out FILE [--rules english|buffgreen|pool|russian|brazilian] ...` appends to FILE and to
 //! `FILE.progress`, a few `key value` lines that say how far it is; run again with the same
@@ -128,6 +131,11 @@ struct RunArgs {
     /// Seconds between two saves of the progress.
     #[arg(long, default_value_t = 20)]
     save_every: u64,
+    /// With `--tables`: play a game on past its first covered position to its end (the
+    /// searches still without tables), each covered position labelled by its own exact value,
+    /// so that the data hold endings as the players reach them.
+    #[arg(long, requires = "tables")]
+    play_through: bool,
 }
 
 #[derive(clap::Args)]
@@ -453,10 +461,14 @@ impl<'a> Generator<'a> {
                 return None;
             }
             let (pos, clock) = (*game.position(), game.clock());
+            let mut exact = None;
             if let Some(t) = self.tables.filter(|t| t.covers(&pos)) {
                 if let Some(black) = table_label(t.tablebase(), &pos, clock, game.draws()) {
-                    tabled = Some(black);
-                    break;
+                    tabled.get_or_insert(black);
+                    if !self.args.play_through {
+                        break;
+                    }
+                    exact = Some(black);
                 }
             }
             let player = players[pos.side_to_move().index()];
@@ -470,8 +482,8 @@ impl<'a> Generator<'a> {
                 records.push(Record {
                     pos,
                     clock: clock.min(255) as u8,
-                    outcome: Outcome::Draw,
-                    exact: false,
+                    outcome: exact.map_or(Outcome::Draw, Outcome::of_black_score),
+                    exact: exact.is_some(),
                     score,
                     alpha_beta,
                 });
@@ -492,10 +504,12 @@ impl<'a> Generator<'a> {
             (None, GameResult::Win(Color::White)) => Outcome::WhiteWins,
             _ => Outcome::Draw,
         };
-        for r in &mut records {
+        // Positions before the first covered one take its exact result (a won ending is won
+        // whoever would have botched it); covered ones keep their own.
+        for r in records.iter_mut().filter(|r| !r.exact) {
             r.outcome = outcome;
         }
-        if let (Some(t), Some(_)) = (self.tables, tabled) {
+        if let (Some(t), Some(_), false) = (self.tables, tabled, self.args.play_through) {
             records.extend(tabled_line(t, &mut game, &mut rng, &self.rules));
         }
         Some(Played {
