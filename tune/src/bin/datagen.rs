@@ -504,8 +504,8 @@ impl<'a> Generator<'a> {
             (None, GameResult::Win(Color::White)) => Outcome::WhiteWins,
             _ => Outcome::Draw,
         };
-        // Positions before the first covered one take its exact result (a won ending is won
-        // whoever would have botched it); covered ones keep their own.
+        // The game's result, or with tables the first covered position's exact one (a won
+        // ending is won whoever would have botched it); covered positions keep their own.
         for r in records.iter_mut().filter(|r| !r.exact) {
             r.outcome = outcome;
         }
