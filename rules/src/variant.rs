@@ -114,6 +114,7 @@ struct Row {
     book: Option<&'static str>,
     weights: WeightSet,
     network: Option<&'static str>,
+    ending_network: Option<&'static str>,
 }
 
 /// The `GameType` written for every rule set PDN has no number for: the first number PDN 3.0
@@ -146,6 +147,7 @@ const TABLE: [Row; 7] = [
         book: Some("books/buffgreen.book"),
         weights: WeightSet::LongKings,
         network: Some("buffgreen.bgnn"),
+        ending_network: None,
     },
     Row {
         variant: Variant::ShortKings,
@@ -168,6 +170,7 @@ const TABLE: [Row; 7] = [
         book: None,
         weights: WeightSet::ShortKings,
         network: None,
+        ending_network: None,
     },
     Row {
         variant: Variant::ForwardCapture,
@@ -190,6 +193,7 @@ const TABLE: [Row; 7] = [
         book: None,
         weights: WeightSet::LongKings,
         network: None,
+        ending_network: None,
     },
     Row {
         variant: Variant::English,
@@ -212,6 +216,7 @@ const TABLE: [Row; 7] = [
         book: Some("books/english.book"),
         weights: WeightSet::ShortKings,
         network: Some("english.bgnn"),
+        ending_network: Some("english-ending.bgnn"),
     },
     // The family has no book yet, and Pool no tables (issue 61). Pool, where Black moves
     // first, plays Buff and Green's deck; Russian and Brazilian, where White moves first and
@@ -243,6 +248,7 @@ const TABLE: [Row; 7] = [
         book: None,
         weights: WeightSet::LongKings,
         network: Some("pool.bgnn"),
+        ending_network: None,
     },
     Row {
         variant: Variant::Russian,
@@ -265,6 +271,7 @@ const TABLE: [Row; 7] = [
         book: None,
         weights: WeightSet::LongKings,
         network: Some("russian.bgnn"),
+        ending_network: None,
     },
     Row {
         variant: Variant::Brazilian,
@@ -287,6 +294,7 @@ const TABLE: [Row; 7] = [
         book: None,
         weights: WeightSet::LongKings,
         network: Some("brazilian.bgnn"),
+        ending_network: None,
     },
 ];
 
@@ -497,6 +505,13 @@ impl Variant {
     /// trained for this rule set (none for losing checkers).
     pub fn network(self) -> Option<&'static str> {
         self.row().network
+    }
+
+    /// The file of a second network that values this rule set's endings in place of
+    /// [`Variant::network`]'s (the engine library says from how few pieces), if one has been
+    /// trained.
+    pub fn ending_network(self) -> Option<&'static str> {
+        self.row().ending_network
     }
 }
 

@@ -284,11 +284,18 @@ pub fn quiescent(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> i32 {
 
 /// The value of a search leaf where the rules have a learned network ([`net::for_rules`]):
 /// the hand-set evaluation plus the network's correction, once pending captures are played
-/// out as in [`quiescent`]; `None` for rules without a network. It costs more than
-/// [`evaluate`], so the search spends it on leaves and orders moves by the hand-set one.
+/// out as in [`quiescent`]; `None` for rules without a network. A position of
+/// [`net::ENDING_PIECES`] pieces or fewer takes the rule set's ending network's correction
+/// where it has one ([`net::ending_for_rules`]). It costs more than [`evaluate`], so the
+/// search spends it on leaves and orders moves by the hand-set one.
 pub fn learned_leaf(pos: &Position, rules: &Rules, lists: &mut [MoveList]) -> Option<i32> {
-    let net = net::for_rules(rules)?;
+    let main = net::for_rules(rules)?;
+    let ending = net::ending_for_rules(rules);
     Some(quiescent_by(pos, rules, lists, &|p| {
+        let net = match ending {
+            Some(e) if p.occupied().count() <= net::ENDING_PIECES => e,
+            _ => main,
+        };
         evaluate(p, rules) + net.evaluate(p)
     }))
 }
@@ -468,6 +475,43 @@ mod tests {
         assert_eq!(
             quiescent(&exchange, &rules, &mut lists[..1]),
             -evaluate(&halfway, &rules)
+        );
+    }
+
+    #[test]
+    fn english_endings_take_the_ending_network() {
+        let rules = Rules::ENGLISH;
+        let mut lists: Vec<MoveList> = (0..CAPTURE_LOOKAHEAD).map(|_| MoveList::new()).collect();
+        let main = net::for_rules(&rules).expect("English network");
+        let ending = net::ending_for_rules(&rules).expect("English ending network");
+        assert!(!std::ptr::eq(main, ending));
+        // Quiet positions (no capture for either side) of 6 and 7 pieces.
+        let six = fen::parse("W:W21,22,23:B9,10,11").unwrap();
+        let seven = fen::parse("W:W21,22,23,24:B9,10,11").unwrap();
+        assert_eq!(
+            learned_leaf(&six, &rules, &mut lists),
+            Some(evaluate(&six, &rules) + ending.evaluate(&six))
+        );
+        assert_ne!(main.evaluate(&six), ending.evaluate(&six));
+        assert_eq!(
+            learned_leaf(&seven, &rules, &mut lists),
+            Some(evaluate(&seven, &rules) + main.evaluate(&seven))
+        );
+        // A capture from 7 pieces down to 6 is valued where it lands: by the ending network.
+        // (9x18, Black's only capture, and no capture after it.)
+        let capture = fen::parse("B:W14,29,30,31:B1,2,9").unwrap();
+        let landed = fen::parse("W:W29,30,31:B1,2,18").unwrap();
+        assert_eq!(
+            learned_leaf(&capture, &rules, &mut lists),
+            Some(-(evaluate(&landed, &rules) + ending.evaluate(&landed)))
+        );
+        // Buff and Green has no ending network: its main one values every position.
+        let bg = Rules::BUFF_AND_GREEN;
+        let bg_net = net::for_rules(&bg).expect("Buff and Green network");
+        assert!(net::ending_for_rules(&bg).is_none());
+        assert_eq!(
+            learned_leaf(&six, &bg, &mut lists),
+            Some(evaluate(&six, &bg) + bg_net.evaluate(&six))
         );
     }
 }

@@ -244,30 +244,55 @@ pub fn active(pos: &Position, out: &mut [u16; 32]) -> usize {
 }
 
 /// The networks compiled into the binary, by the file name the rule sets' table gives
-/// ([`crate::board::Variant::network`]); a test checks that each parses and that every name
-/// the table gives is here.
-static NETWORKS: [(&str, &[u8]); 5] = [
+/// ([`crate::board::Variant::network`] and [`crate::board::Variant::ending_network`]); a test
+/// checks that each parses and that every name the table gives is here.
+static NETWORKS: [(&str, &[u8]); 6] = [
     ("english.bgnn", include_bytes!("nets/english.bgnn")),
+    (
+        "english-ending.bgnn",
+        include_bytes!("nets/english-ending.bgnn"),
+    ),
     ("buffgreen.bgnn", include_bytes!("nets/buffgreen.bgnn")),
     ("russian.bgnn", include_bytes!("nets/russian.bgnn")),
     ("brazilian.bgnn", include_bytes!("nets/brazilian.bgnn")),
     ("pool.bgnn", include_bytes!("nets/pool.bgnn")),
 ];
 
-/// The network of `rules`, read once; `None` where none has been trained (losing checkers,
-/// the mixed rule settings) or the compiled file is not one (a test checks that it is).
-#[inline]
-pub fn for_rules(rules: &Rules) -> Option<&'static Network> {
+/// Pieces on the board at or below which a rule set's ending network, where it has one,
+/// values a position in place of its main network. A main network fitted on games that end
+/// where the 6-piece tables begin has seen few such positions; the ending network is fitted on
+/// games played to their end.
+pub const ENDING_PIECES: u32 = 6;
+
+/// The compiled network of the file `file`, read once; `None` when no such file is compiled
+/// in or it is not a network (a test checks that each is).
+fn compiled(file: &str) -> Option<&'static Network> {
     static READ: [OnceLock<Option<Network>>; NETWORKS.len()] =
         [const { OnceLock::new() }; NETWORKS.len()];
-    if rules.losing {
-        return None;
-    }
-    let file = rules.variant().network()?;
     let i = NETWORKS.iter().position(|(name, _)| *name == file)?;
     READ[i]
         .get_or_init(|| Network::parse(NETWORKS[i].1).ok())
         .as_ref()
+}
+
+/// The network of `rules`, read once; `None` where none has been trained (losing checkers,
+/// the mixed rule settings) or the compiled file is not one (a test checks that it is).
+#[inline]
+pub fn for_rules(rules: &Rules) -> Option<&'static Network> {
+    if rules.losing {
+        return None;
+    }
+    compiled(rules.variant().network()?)
+}
+
+/// The ending network of `rules` (for positions of [`ENDING_PIECES`] pieces or fewer), read
+/// once; `None` where the rule set has none, and under losing checkers.
+#[inline]
+pub fn ending_for_rules(rules: &Rules) -> Option<&'static Network> {
+    if rules.losing {
+        return None;
+    }
+    compiled(rules.variant().ending_network()?)
 }
 
 #[cfg(test)]
@@ -322,21 +347,37 @@ mod tests {
             assert_eq!(Network::parse(bytes).map(|_| ()), Ok(()));
         }
         for variant in crate::board::Variant::ALL {
-            if let Some(file) = variant.network() {
+            for file in [variant.network(), variant.ending_network()]
+                .into_iter()
+                .flatten()
+            {
                 assert!(NETWORKS.iter().any(|(name, _)| *name == file), "{file}");
             }
         }
-        // Each rule set with a network has its own, read from the file its row names.
+        // Each rule set with a network has its own, and its ending network if any, read from
+        // the files its row names.
         let mut seen: Vec<&'static Network> = Vec::new();
         for variant in crate::board::Variant::ALL {
             let net = for_rules(&variant.rules());
             assert_eq!(net.is_some(), variant.network().is_some(), "{variant:?}");
-            if let Some(net) = net {
+            let ending = ending_for_rules(&variant.rules());
+            assert_eq!(
+                ending.is_some(),
+                variant.ending_network().is_some(),
+                "{variant:?}"
+            );
+            for net in [net, ending].into_iter().flatten() {
                 assert!(seen.iter().all(|other| !std::ptr::eq(*other, net)));
                 seen.push(net);
             }
         }
         assert_eq!(seen.len(), NETWORKS.len());
+        assert!(ending_for_rules(&Rules::ENGLISH).is_some());
+        assert!(ending_for_rules(&Rules {
+            losing: true,
+            ..Rules::ENGLISH
+        })
+        .is_none());
         let english = for_rules(&Rules::ENGLISH).expect("English network");
         let buffgreen = for_rules(&Rules::BUFF_AND_GREEN).expect("Buff and Green network");
         assert!(!std::ptr::eq(english, buffgreen));
