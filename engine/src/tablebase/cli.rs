@@ -14,7 +14,7 @@ use crate::tablebase::build::{build, BuildOptions, Share, DEFAULT_MEMORY, DEFAUL
 use crate::tablebase::format::describe_rules;
 use crate::tablebase::probe::verify::{verify, SliceChecked};
 use crate::tablebase::{counting, solve};
-use crate::tablebase::{Tablebase, TbError};
+use crate::tablebase::{Material, Tablebase, TbError};
 
 /// `buffgreen tb ...`.
 #[derive(Args, Debug)]
@@ -156,6 +156,10 @@ pub struct VerifyArgs {
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
+    /// Start at this slice (a file stem such as b1m2k-w1m2k) and leave the ones checked
+    /// before it alone: resumes a check that stopped after the last slice it printed.
+    #[arg(long, value_name = "SLICE")]
+    pub from: Option<Material>,
     #[command(flatten)]
     /// Rules: which folder of the data directory's tables to check without --dir.
     pub rules: GameRuleFlags,
@@ -372,10 +376,16 @@ fn run_verify(a: &VerifyArgs) -> i32 {
         Ok((m, t)) => eprintln!("{m}: consistent ({:.1}s)", t.as_secs_f64()),
         Err(e) => eprintln!("error: {e}"),
     };
-    match verify(&dir, threads(a.threads), &mut on_slice) {
+    match verify(&dir, threads(a.threads), a.from, &mut on_slice) {
         Ok(r) if r.problems.is_empty() => {
+            let skipped = match a.from {
+                Some(m) if r.skipped > 0 => {
+                    format!(" from {m} ({} before it not checked)", r.skipped)
+                }
+                _ => String::new(),
+            };
             println!(
-                "ok: {} slices, {} positions consistent ({}), {:.1}s",
+                "ok: {} slices, {} positions consistent ({}){skipped}, {:.1}s",
                 r.slices,
                 r.positions,
                 describe_rules(&r.rules),

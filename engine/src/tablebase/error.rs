@@ -97,6 +97,9 @@ pub enum TbError {
         /// Why its tables could not be read.
         cause: String,
     },
+    /// `tb verify --from` names a slice the directory does not hold.
+    #[error("no slice {0} in {1} (--from takes a file stem such as b1m2k-w1m2k)")]
+    NoSlice(String, PathBuf),
     /// A table needed to build or check another is missing.
     #[error("missing table {0} (build the smaller slices first)")]
     Missing(String),

@@ -110,6 +110,28 @@ impl fmt::Display for Material {
     }
 }
 
+impl std::str::FromStr for Material {
+    type Err = String;
+
+    /// Reads a file stem as [`Material`]'s `Display` writes it (`b1m1k-w0m2k`); each count
+    /// at most [`MAX_PIECES`].
+    fn from_str(s: &str) -> Result<Material, String> {
+        let bad = || format!("{s:?} is not a slice name such as b1m2k-w1m2k");
+        let count = |t: &str| -> Option<u8> {
+            let n: u8 = t.parse().ok()?;
+            (u32::from(n) <= MAX_PIECES && t.len() == 1).then_some(n)
+        };
+        let (black, white) = s.split_once("-w").ok_or_else(bad)?;
+        let black = black.strip_prefix('b').ok_or_else(bad)?;
+        let side = |t: &str| -> Option<(u8, u8)> {
+            let (men, kings) = t.strip_suffix('k')?.split_once('m')?;
+            Some((count(men)?, count(kings)?))
+        };
+        let ((bm, bk), (wm, wk)) = side(black).zip(side(white)).ok_or_else(bad)?;
+        Ok(Material { bm, bk, wm, wk })
+    }
+}
+
 /// A board as four 32-bit square sets (bit `i` = square `i + 1`) with Black to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Masks {

@@ -332,7 +332,7 @@ fn small_slices_match(variant: Variant) -> Vec<(Material, [u64; 3])> {
     let opts = options(variant, variant.key(), 3);
     build(&opts, &mut |_| {}).expect("built");
     let report =
-        crate::tablebase::probe::verify::verify(&opts.dir, 2, &mut |_| {}).expect("verified");
+        crate::tablebase::probe::verify::verify(&opts.dir, 2, None, &mut |_| {}).expect("verified");
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert_eq!(report.rules, opts.rules);
     // Dependency order; K+M against K crowns into K+K against K.
@@ -461,7 +461,7 @@ fn pool_short_slices_and_three_kings_against_one_match_the_solver() {
     .expect("solved");
     format::write(&opts.dir, kkk, &opts.rules, &data).expect("written");
     let report =
-        crate::tablebase::probe::verify::verify(&opts.dir, 2, &mut |_| {}).expect("verified");
+        crate::tablebase::probe::verify::verify(&opts.dir, 2, None, &mut |_| {}).expect("verified");
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert_eq!(report.rules, opts.rules);
     // Dependency order: the lone king takes kings of the three (one, two or all three).

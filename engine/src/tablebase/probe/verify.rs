@@ -32,6 +32,8 @@ pub struct VerifyReport {
     pub slices: usize,
     /// Entries checked and found consistent.
     pub positions: u64,
+    /// Slices before the one the check started from (`from`), not checked this time.
+    pub skipped: usize,
     /// The rules the tables are built for.
     pub rules: crate::board::Rules,
     /// What was wrong, one error per slice that failed (inconsistent, unreadable, or not
@@ -47,11 +49,14 @@ pub type SliceChecked<'a> = Result<(Material, Duration), &'a TbError>;
 /// hours, and one run should name every slice to build again. `on_slice` after each, with the
 /// slice and the time it took, or what was wrong: first every file whose header cannot be
 /// read (not a table, not a regular file, a forged header), then the slices in the order they
-/// are checked. `Err` only when nothing can be checked (no readable table, tables of mixed
-/// rules, an unreadable directory).
+/// are checked. With `from`, the check starts at that slice of the order and leaves the
+/// slices before it alone: a check that stopped resumes where the lines it printed end.
+/// `Err` only when nothing can be checked (no readable table, tables of mixed rules, an
+/// unreadable directory, a `from` slice the directory does not hold).
 pub fn verify(
     dir: &Path,
     threads: usize,
+    from: Option<Material>,
     on_slice: &mut dyn FnMut(SliceChecked),
 ) -> Result<VerifyReport, TbError> {
     let mut files = Vec::new();
@@ -77,6 +82,13 @@ pub fn verify(
         .into_iter()
         .filter(|m| present.contains(m))
         .collect();
+    let skipped = match from {
+        None => 0,
+        Some(m) => order
+            .iter()
+            .position(|&o| o == m)
+            .ok_or_else(|| TbError::NoSlice(m.to_string(), dir.to_path_buf()))?,
+    };
     let top = order.iter().map(|m| m.pieces()).max().unwrap_or(0);
     let mut store = Store::new(dir, &rules, threads, top);
     let schedule = Schedule::new(
@@ -95,10 +107,11 @@ pub fn verify(
     let mut report = VerifyReport {
         slices: 0,
         positions: 0,
+        skipped,
         rules,
         problems: unreadable,
     };
-    for (step, &material) in order.iter().enumerate() {
+    for (step, &material) in order.iter().enumerate().skip(skipped) {
         let started = Instant::now();
         let checked = store
             .require(&schedule, step, DEFAULT_MEMORY, material, &mut |_| {})
