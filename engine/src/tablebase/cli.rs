@@ -156,8 +156,9 @@ pub struct VerifyArgs {
     /// Worker threads (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
-    /// Start at this slice (a file stem such as b1m2k-w1m2k) and leave the ones checked
-    /// before it alone: resumes a check that stopped after the last slice it printed.
+    /// Start at this slice (a file stem such as b1m2k-w1m2k, or the same material with the
+    /// sides swapped) and leave the ones checked before it alone: resumes a check that stopped
+    /// after the last slice it printed.
     #[arg(long, value_name = "SLICE")]
     pub from: Option<Material>,
     #[command(flatten)]
@@ -380,6 +381,7 @@ fn run_verify(a: &VerifyArgs) -> i32 {
         Ok(r) if r.problems.is_empty() => {
             let skipped = match a.from {
                 Some(m) if r.skipped > 0 => {
+                    let m = m.canonical();
                     format!(" from {m} ({} before it not checked)", r.skipped)
                 }
                 _ => String::new(),

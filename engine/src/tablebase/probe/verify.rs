@@ -82,11 +82,12 @@ pub fn verify(
         .into_iter()
         .filter(|m| present.contains(m))
         .collect();
+    // A slice is named by either side to move; its file by the canonical one.
     let skipped = match from {
         None => 0,
         Some(m) => order
             .iter()
-            .position(|&o| o == m)
+            .position(|&o| o == m.canonical())
             .ok_or_else(|| TbError::NoSlice(m.to_string(), dir.to_path_buf()))?,
     };
     let top = order.iter().map(|m| m.pieces()).max().unwrap_or(0);
