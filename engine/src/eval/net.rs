@@ -18,6 +18,7 @@
 //! compiled into the binary (`nets/`, whose README names the data, the command and the commit
 //! that made each one); rules without one keep the hand-set evaluation alone.
 
+use multiversion::multiversion;
 use thiserror::Error;
 
 use std::sync::OnceLock;
@@ -179,39 +180,10 @@ impl Network {
         // test evaluates every width of `WIDTHS`, so a width added there without an arm here
         // fails it.
         match self.h1 {
-            64 => self.forward::<64>(inputs),
-            128 => self.forward::<128>(inputs),
+            64 => forward::<64>(self, inputs),
+            128 => forward::<128>(self, inputs),
             h1 => panic!("a network {h1} units wide: this build evaluates {WIDTHS:?}"),
         }
-    }
-
-    /// [`Network::raw_inputs`] of a network whose first layer has `N` units.
-    #[inline]
-    fn forward<const N: usize>(&self, inputs: &[u16]) -> i32 {
-        let mut acc = [0i16; N];
-        acc.copy_from_slice(&self.b1);
-        for &i in inputs {
-            let row = &self.w1[i as usize * N..][..N];
-            for (a, &w) in acc.iter_mut().zip(row) {
-                *a = a.wrapping_add(w);
-            }
-        }
-        let mut a1 = [0i16; N];
-        for (x, &a) in a1.iter_mut().zip(&acc) {
-            *x = a.clamp(0, QA as i16);
-        }
-        let mut out = self.b3;
-        for j in 0..H2 {
-            let row = &self.w2[j * N..][..N];
-            let sum: i32 = a1
-                .iter()
-                .zip(row)
-                .map(|(&x, &w)| i32::from(x) * i32::from(w))
-                .sum();
-            let a2 = ((sum + self.b2[j]) / QA).clamp(0, QA);
-            out += a2 * i32::from(self.w3[j]);
-        }
-        out
     }
 
     /// The evaluation in the engine's centi-men: the logit times the evaluation's logistic
@@ -221,6 +193,38 @@ impl Network {
         let raw = i64::from(self.raw(pos));
         (raw * super::LOGISTIC_SCALE as i64 / i64::from(QA * QA)) as i32
     }
+}
+
+/// [`Network::raw_inputs`] of a network whose first layer has `N` units. Compiled twice, for
+/// the baseline processor and for AVX2 (twice the vector lanes), and the pass the processor
+/// has is chosen at run time: one binary runs on every x86-64 processor, and the integer sums
+/// give the same result on each.
+#[multiversion(targets("x86_64+avx2"))]
+fn forward<const N: usize>(net: &Network, inputs: &[u16]) -> i32 {
+    let mut acc = [0i16; N];
+    acc.copy_from_slice(&net.b1);
+    for &i in inputs {
+        let row = &net.w1[i as usize * N..][..N];
+        for (a, &w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_add(w);
+        }
+    }
+    let mut a1 = [0i16; N];
+    for (x, &a) in a1.iter_mut().zip(&acc) {
+        *x = a.clamp(0, QA as i16);
+    }
+    let mut out = net.b3;
+    for j in 0..H2 {
+        let row = &net.w2[j * N..][..N];
+        let sum: i32 = a1
+            .iter()
+            .zip(row)
+            .map(|(&x, &w)| i32::from(x) * i32::from(w))
+            .sum();
+        let a2 = ((sum + net.b2[j]) / QA).clamp(0, QA);
+        out += a2 * i32::from(net.w3[j]);
+    }
+    out
 }
 
 /// The active inputs of `pos` (at most 32: one per piece) into `out`; returns how many.
