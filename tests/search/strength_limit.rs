@@ -88,8 +88,8 @@ fn a_fixed_seed_and_node_limit_give_the_same_move_within_the_budget() {
     assert_eq!(
         first,
         lines(&[
-            "info depth 2 seldepth 3 multipv 1 score cp -1 wdl 349 299 352 nodes 16 pv 9-13 22-17 13x22",
-            "bestmove 11-15 ponder 24-20",
+            "info depth 3 seldepth 4 multipv 1 score cp 6 wdl 361 295 344 nodes 16 pv 11-15 24-20 9-13 22-17",
+            "bestmove 9-13 ponder 22-17",
         ])
     );
     // A clock does not raise the budget either.

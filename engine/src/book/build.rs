@@ -316,15 +316,16 @@ mod tests {
         // The start position and then its best reply were expanded (7 moves each searched).
         assert_eq!(steps, vec![(8, 1), (15, 2)]);
         let want = [
-            ("9-13", 1),
-            ("11-15", -19),
-            ("11-16", -28),
-            ("10-15", -40),
-            ("9-14", -40),
+            ("9-13", -1),
+            ("11-15", -15),
+            ("11-16", -39),
+            ("9-14", -39),
+            ("12-16", -45),
+            ("10-15", -47),
         ];
         let want: Vec<(String, i16)> = want.iter().map(|&(m, s)| (m.to_string(), s)).collect();
         assert_eq!(got, want);
         // Two positions, their moves within 50 centi-men of the best.
-        assert_eq!((book.positions(), book.len()), (2, 10));
+        assert_eq!((book.positions(), book.len()), (2, 11));
     }
 }

@@ -479,7 +479,7 @@ mod tests {
             lines[1],
             "info string error: unknown command 'isready\u{fffd}'"
         );
-        assert_eq!(lines[lines.len() - 2], "bestmove 24-20");
+        assert_eq!(lines[lines.len() - 2], "bestmove 24-20 ponder 9-13");
         assert_eq!(lines[lines.len() - 1], "readyok");
     }
 }

@@ -168,6 +168,7 @@ impl Worker {
         }
         let mut full = false;
         let mut expanded = false;
+        let learned = params.learned_leaf && eval::net::for_rules(rules).is_some();
         // The result for the player who moved into the last node of the path.
         let leaf = loop {
             let node = tree.node(index);
@@ -229,10 +230,18 @@ impl Worker {
                 node.set_proof(proof);
                 break Leaf::Proven(proof.value());
             }
+            // In material that cannot win by force a random playout measures only random
+            // blunders (a lone king walking into a capture): the leaf is scored by the
+            // evaluation once pending captures are played out, and real tactics are left to
+            // the tree and the solver.
+            let dead = eval::dead_draw(&pos, rules);
             // Visits before this iteration (a shared tree counted this one on the way down).
-            // A leaf is expanded from its second visit on: the first is a playout.
+            // A leaf the network values is expanded at its first visit: the iteration goes on
+            // into the child the hand-set evaluation prefers, and the network values that one
+            // (a ply deeper for the price of the expansion, which the second visit would have
+            // paid anyway). Other leaves are expanded from their second visit on.
             let before = node.visits().saturating_sub(self.shared as u32);
-            if !expanded && before > 0 {
+            if !expanded && (learned && !dead || before > 0) {
                 generate_moves(&pos, rules, &mut self.list);
                 let evaluate = params
                     .evaluates()
@@ -248,14 +257,10 @@ impl Worker {
                     Expansion::Full => full = true,
                 }
             }
-            // In material that cannot win by force a random playout measures only random
-            // blunders (a lone king walking into a capture): the leaf is scored by the
-            // evaluation once pending captures are played out, and real tactics are left to
-            // the tree and the solver.
-            let dead = eval::dead_draw(&pos, rules);
             self.playout.draws = draws;
-            // Elsewhere, where the rules have a learned network, it knows better than a random
-            // playout what the leaf is worth: its value after the pending captures is the result.
+            // Outside dead material, where the rules have a learned network, it knows better
+            // than a random playout what the leaf is worth: its value after the pending
+            // captures is the result.
             if let Some(score) = (params.learned_leaf && !dead)
                 .then(|| eval::learned_leaf(&pos, rules, &mut self.quiet))
                 .flatten()
