@@ -230,18 +230,14 @@ impl Worker {
                 node.set_proof(proof);
                 break Leaf::Proven(proof.value());
             }
-            // In material that cannot win by force a random playout measures only random
-            // blunders (a lone king walking into a capture): the leaf is scored by the
-            // evaluation once pending captures are played out, and real tactics are left to
-            // the tree and the solver.
-            let dead = eval::dead_draw(&pos, rules);
             // Visits before this iteration (a shared tree counted this one on the way down).
             // A leaf the network values is expanded at its first visit: the iteration goes on
             // into the child the hand-set evaluation prefers, and the network values that one
             // (a ply deeper for the price of the expansion, which the second visit would have
-            // paid anyway). Other leaves are expanded from their second visit on.
+            // paid anyway). Other leaves, and those in dead material (below), are expanded
+            // from their second visit on.
             let before = node.visits().saturating_sub(self.shared as u32);
-            if !expanded && (learned && !dead || before > 0) {
+            if !expanded && (before > 0 || learned && !eval::dead_draw(&pos, rules)) {
                 generate_moves(&pos, rules, &mut self.list);
                 let evaluate = params
                     .evaluates()
@@ -258,6 +254,11 @@ impl Worker {
                 }
             }
             self.playout.draws = draws;
+            // In material that cannot win by force a random playout measures only random
+            // blunders (a lone king walking into a capture): the leaf is scored by the
+            // evaluation once pending captures are played out, and real tactics are left to
+            // the tree and the solver.
+            let dead = eval::dead_draw(&pos, rules);
             // Outside dead material, where the rules have a learned network, it knows better
             // than a random playout what the leaf is worth: its value after the pending
             // captures is the result.
