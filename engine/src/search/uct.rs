@@ -262,7 +262,7 @@ impl Worker {
             // Outside dead material, where the rules have a learned network, it knows better
             // than a random playout what the leaf is worth: its value after the pending
             // captures is the result.
-            if let Some(score) = (params.learned_leaf && !dead)
+            if let Some(score) = (learned && !dead)
                 .then(|| eval::learned_leaf(&pos, rules, &mut self.quiet))
                 .flatten()
             {
