@@ -39,6 +39,7 @@ const WORDS: &[&str] = &[
     "Ponder",
     "MoveOverhead",
     "Exploration",
+    "LearnedExploration",
     "PlainUct",
     "true",
     "FALSE",

@@ -28,6 +28,10 @@ fn handshake() {
             "option name Exploration type spin default {} min 0 max 1000",
             (buffgreen::search::SearchConfig::default().exploration * 100.0).round()
         ),
+        &format!(
+            "option name LearnedExploration type spin default {} min 0 max 1000",
+            (buffgreen::search::SearchConfig::default().learned_exploration * 100.0).round()
+        ),
         "option name PlainUct type check default false",
         &format!(
             "option name EvalCut type spin default {} min 0 max 1000",
@@ -344,6 +348,7 @@ const SPINS: &[(&str, i64, i64)] = &[
     ("MultiPV", 1, 32),
     ("MoveOverhead", 0, 5000),
     ("Exploration", 0, 1000),
+    ("LearnedExploration", 0, 1000),
     ("EvalCut", 0, 1000),
     ("MinimaxWeight", 0, 100),
     ("UCI_Elo", 800, 2000),

@@ -316,12 +316,12 @@ mod tests {
         // The start position and then its best reply were expanded (7 moves each searched).
         assert_eq!(steps, vec![(8, 1), (15, 2)]);
         let want = [
-            ("9-13", -1),
-            ("11-15", -15),
-            ("11-16", -39),
-            ("9-14", -39),
-            ("12-16", -45),
-            ("10-15", -47),
+            ("9-13", -6),
+            ("11-15", -16),
+            ("11-16", -26),
+            ("10-15", -31),
+            ("9-14", -31),
+            ("12-16", -44),
         ];
         let want: Vec<(String, i16)> = want.iter().map(|&(m, s)| (m.to_string(), s)).collect();
         assert_eq!(got, want);

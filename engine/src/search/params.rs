@@ -11,6 +11,7 @@
 //! (`PlainUct`) changes in how a search is driven; [`Skill`] is the strength limit's scale
 //! (`UCI_Elo` to a skill level and a search budget).
 
+use crate::board::Rules;
 use crate::search::value::{DRAW, SCALE};
 
 /// Largest `Hash` in MiB. The arena is written when it is made, so the whole size must be real
@@ -211,8 +212,12 @@ search_params! {
     multipv: usize = 1, "MultiPV", range(1, 32);
     /// Milliseconds kept in reserve per move for communication delays.
     move_overhead_ms: u64 = 10, "MoveOverhead", range(0, 5000);
-    /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`.
+    /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)` where the leaves are valued by
+    /// playouts (rules without a network: Losing, the mixed switches).
     exploration: f64 = 0.35, "Exploration", range(0, 1000), scale 100;
+    /// The exploration constant where a network values the leaves (English, Buff and Green,
+    /// Pool, Russian, Brazilian): its values vary less from leaf to leaf than playouts do.
+    learned_exploration: f64 = 0.25, "LearnedExploration", range(0, 1000), scale 100;
     /// Play as the plain UCT baseline (the original app's AI, see [`Params::plain`]): no reuse, no
     /// solver, random playouts cut at depth 30, fixed iteration budget.
     plain_uct: bool = false, "PlainUct";
@@ -264,19 +269,25 @@ pub struct Params {
 }
 
 impl Params {
-    /// The iteration `config` asks for: the plain-UCT baseline's, or the engine's.
-    pub fn of(config: &SearchConfig) -> Params {
+    /// The iteration `config` asks for under `rules`: the plain-UCT baseline's, or the
+    /// engine's.
+    pub fn of(config: &SearchConfig, rules: &Rules) -> Params {
         if config.plain_uct {
             Params::plain()
         } else {
-            Params::uct(config)
+            Params::uct(config, rules)
         }
     }
 
-    /// The engine's search with the strength settings of `config`.
-    pub fn uct(config: &SearchConfig) -> Params {
+    /// The engine's search under `rules` with the strength settings of `config`.
+    pub fn uct(config: &SearchConfig, rules: &Rules) -> Params {
+        let learned = crate::eval::net::for_rules(rules).is_some();
         Params {
-            exploration: config.exploration,
+            exploration: if learned {
+                config.learned_exploration
+            } else {
+                config.exploration
+            },
             first_play: FirstPlay::Evaluation,
             solver: true,
             // Random games end long before this under the draw rule; with the rule switched
@@ -468,6 +479,7 @@ mod tests {
             ("MultiPV", OptionValue::Spin(4)),
             ("MoveOverhead", OptionValue::Spin(25)),
             ("Exploration", OptionValue::Spin(141)),
+            ("LearnedExploration", OptionValue::Spin(12)),
             ("PlainUct", OptionValue::Check(true)),
             ("EvalCut", OptionValue::Spin(5)),
             ("MinimaxWeight", OptionValue::Spin(35)),
@@ -481,6 +493,7 @@ mod tests {
             (3, 2, 77, 4, 25)
         );
         assert!((c.exploration - 1.41).abs() < 1e-12);
+        assert!((c.learned_exploration - 0.12).abs() < 1e-12);
         assert!((c.minimax_weight - 0.35).abs() < 1e-12);
         assert!(c.plain_uct && c.eval_cut == 5);
         assert!(c.limit_strength && c.elo == 1234);
@@ -500,7 +513,45 @@ mod tests {
                 max: 1000
             })
         );
+        assert_eq!(
+            kind("LearnedExploration"),
+            Some(OptionKind::Spin {
+                default: 25,
+                min: 0,
+                max: 1000
+            })
+        );
         assert_eq!(kind("PlainUct"), Some(OptionKind::Check { default: false }));
-        assert_eq!(options.len(), 11);
+        assert_eq!(options.len(), 12);
+    }
+
+    /// Rules whose leaves a network values explore by `LearnedExploration`, the others by
+    /// `Exploration`; the plain baseline keeps its own constant.
+    #[test]
+    fn the_exploration_follows_what_values_the_leaves() {
+        let config = SearchConfig {
+            exploration: 0.5,
+            learned_exploration: 0.2,
+            ..SearchConfig::default()
+        };
+        let losing = Rules {
+            losing: true,
+            ..Rules::default()
+        };
+        for (rules, c) in [
+            (Rules::ENGLISH, 0.2),
+            (Rules::BUFF_AND_GREEN, 0.2),
+            (losing, 0.5),
+        ] {
+            assert_eq!(Params::of(&config, &rules).exploration, c, "{rules:?}");
+        }
+        let plain = SearchConfig {
+            plain_uct: true,
+            ..config
+        };
+        assert_eq!(
+            Params::of(&plain, &Rules::ENGLISH).exploration,
+            std::f64::consts::SQRT_2
+        );
     }
 }

@@ -105,7 +105,7 @@ impl SearchState {
         tables: Option<Arc<Endgame>>,
     ) -> SearchState {
         SearchState {
-            params: Params::of(config),
+            params: Params::of(config, game.rules()),
             rules: *game.rules(),
             pos: *game.position(),
             clock: game.clock(),

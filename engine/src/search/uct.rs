@@ -502,8 +502,8 @@ mod tests {
     /// different, deeper tree than one).
     #[test]
     fn a_shared_worker_alone_searches_as_a_plain_one() {
-        let params = Params::uct(&SearchConfig::default());
         let rules = Rules::default();
+        let params = Params::uct(&SearchConfig::default(), &rules);
         let pos =
             fen::parse("B:W14,19,21,22,24,25,27,28,29,30,32:B1,2,3,5,6,7,9,10,11,12").unwrap();
         let search = |mut worker: Worker| {
@@ -532,8 +532,8 @@ mod tests {
             minimax_weight: 0.3,
             ..SearchConfig::default()
         };
-        let params = Params::uct(&config);
         let rules = Rules::default();
+        let params = Params::uct(&config, &rules);
         // A capture is pending for White: 22x15 wins a man, so the root's best child is
         // worth more than a level position to White.
         let pos = fen::parse("W:W22,25,29,30,31,32:B1,2,3,18,10").unwrap();
