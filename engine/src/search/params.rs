@@ -264,7 +264,7 @@ pub struct Params {
     /// backups are made).
     pub minimax: f64,
     /// Value a new leaf by the learned evaluation ([`crate::eval::learned_leaf`]) instead of
-    /// a playout, under rules that have a network.
+    /// a playout: the engine's search under rules that have a network.
     pub learned_leaf: bool,
 }
 
@@ -296,7 +296,7 @@ impl Params {
             unfinished: DRAW,
             eval_cut: config.eval_cut,
             minimax: config.minimax_weight,
-            learned_leaf: true,
+            learned_leaf: learned,
         }
     }
 
@@ -526,7 +526,7 @@ mod tests {
     }
 
     /// Rules whose leaves a network values explore by `LearnedExploration`, the others by
-    /// `Exploration`; the plain baseline keeps its own constant.
+    /// `Exploration`; the plain baseline keeps its own constant and plays out its leaves.
     #[test]
     fn the_exploration_follows_what_values_the_leaves() {
         let config = SearchConfig {
@@ -538,20 +538,21 @@ mod tests {
             losing: true,
             ..Rules::default()
         };
-        for (rules, c) in [
-            (Rules::ENGLISH, 0.2),
-            (Rules::BUFF_AND_GREEN, 0.2),
-            (losing, 0.5),
+        for (rules, c, learned) in [
+            (Rules::ENGLISH, 0.2, true),
+            (Rules::BUFF_AND_GREEN, 0.2, true),
+            (losing, 0.5, false),
         ] {
-            assert_eq!(Params::of(&config, &rules).exploration, c, "{rules:?}");
+            let params = Params::of(&config, &rules);
+            assert_eq!(params.exploration, c, "{rules:?}");
+            assert_eq!(params.learned_leaf, learned, "{rules:?}");
         }
         let plain = SearchConfig {
             plain_uct: true,
             ..config
         };
-        assert_eq!(
-            Params::of(&plain, &Rules::ENGLISH).exploration,
-            std::f64::consts::SQRT_2
-        );
+        let params = Params::of(&plain, &Rules::ENGLISH);
+        assert_eq!(params.exploration, std::f64::consts::SQRT_2);
+        assert!(!params.learned_leaf);
     }
 }

@@ -168,7 +168,7 @@ impl Worker {
         }
         let mut full = false;
         let mut expanded = false;
-        let learned = params.learned_leaf && eval::net::for_rules(rules).is_some();
+        let learned = params.learned_leaf;
         // The result for the player who moved into the last node of the path.
         let leaf = loop {
             let node = tree.node(index);
