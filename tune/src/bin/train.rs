@@ -10,7 +10,8 @@
 //! end the loss of the integer network the engine will run, on the same held-out records.
 //!
 //! `train --data FILE [--data FILE ...] --out engine/src/eval/nets/english.bgnn [--epochs N]
-//! [--lambda L] [--lr R] [--batch B] [--seed S] [--max N] [--h1 64|128]`
+//! [--lambda L] [--lr R] [--batch B] [--seed S] [--max N] [--h1 64|128] [--compare NET ...]
+//! [--init NET]`
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -65,6 +66,14 @@ struct Cli {
     /// Units of the first hidden layer: 64 or 128 (the widths the engine reads).
     #[arg(long, default_value_t = 64, value_parser = width)]
     h1: usize,
+    /// Network files (the engine's format) whose held-out loss on the same records is printed
+    /// before the fit, so that a new network is weighed against the one it would replace.
+    #[arg(long)]
+    compare: Vec<PathBuf>,
+    /// Start from this network file's weights (of the width `--h1` gives) instead of random
+    /// ones: a network fitted on data since lost goes on learning from new data.
+    #[arg(long)]
+    init: Option<PathBuf>,
 }
 
 /// A first-layer width the engine has a pass for ([`net::WIDTHS`]).
@@ -176,6 +185,20 @@ impl<const N: usize> Model<N> {
             // Small: the untrained network adds almost nothing to the hand-set evaluation.
             w3: u(H2, 0.01),
             b3: 0.0,
+        }
+    }
+
+    /// The float model of an integer network of this width: [`Model::quantize`] undone.
+    fn from_network(net: &Network) -> Self {
+        let f = |v: &[i16]| -> Vec<f32> { v.iter().map(|&x| f32::from(x) / QA as f32).collect() };
+        let big = (QA * QA) as f32;
+        Model {
+            w1: f(&net.w1),
+            b1: f(&net.b1),
+            w2: f(&net.w2),
+            b2: net.b2.iter().map(|&x| x as f32 / big).collect(),
+            w3: f(&net.w3),
+            b3: net.b3 as f32 / big,
         }
     }
 
@@ -332,6 +355,33 @@ fn held_out(set: &[Sample], logit: impl Fn(&Sample) -> f32) -> (f64, f64) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let t0 = Instant::now();
+    // The networks named are read before the data, so that a wrong name fails at once.
+    let compare = match cli
+        .compare
+        .iter()
+        .map(|p| read_network(p))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(nets) => nets,
+        Err(e) => {
+            eprintln!("train: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let init = match cli.init.as_deref().map(read_network).transpose() {
+        Ok(Some(net)) if net.h1 != cli.h1 => {
+            eprintln!(
+                "train: --init network is {} units wide, --h1 asks for {}",
+                net.h1, cli.h1
+            );
+            return ExitCode::from(2);
+        }
+        Ok(init) => init,
+        Err(e) => {
+            eprintln!("train: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let (all, rules) = match load(&cli) {
         Ok(s) => s,
         Err(e) => {
@@ -359,10 +409,19 @@ fn main() -> ExitCode {
         eprintln!("train: no records");
         return ExitCode::from(2);
     }
+    for (path, net) in cli.compare.iter().zip(&compare) {
+        let (a, b) = held_out(&valid, |s| {
+            s.base + net.raw_inputs(&s.inputs[..s.n as usize]) as f32 / (QA * QA) as f32
+        });
+        eprintln!(
+            "{}: held-out loss {a:.5} (against results {b:.5})",
+            path.display()
+        );
+    }
     // `width` let only the engine's widths through; each has its own compiled fit.
     let net = match cli.h1 {
-        64 => fit::<64>(&cli, train, &valid, &rules, t0),
-        128 => fit::<128>(&cli, train, &valid, &rules, t0),
+        64 => fit::<64>(&cli, init.as_ref(), train, &valid, &rules, t0),
+        128 => fit::<128>(&cli, init.as_ref(), train, &valid, &rules, t0),
         h1 => unreachable!("--h1 {h1} passed the check of WIDTHS {WIDTHS:?}"),
     };
     // The integer network on the held-out records: what the engine will see.
@@ -383,13 +442,17 @@ fn main() -> ExitCode {
 /// reports).
 fn fit<const N: usize>(
     cli: &Cli,
+    init: Option<&Network>,
     mut train: Vec<Sample>,
     valid: &[Sample],
     rules: &Rules,
     t0: Instant,
 ) -> Network {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cli.seed);
-    let mut model = Model::<N>::new(&mut rng);
+    let mut model = match init {
+        Some(net) => Model::<N>::from_network(net),
+        None => Model::<N>::new(&mut rng),
+    };
     let mut grad = Model::zeros();
     let mut adam = Adam {
         m: Model::zeros(),
@@ -432,6 +495,12 @@ fn fit<const N: usize>(
     model.quantize()
 }
 
+/// The network file at `path`, or why it is not one.
+fn read_network(path: &std::path::Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Network::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// The rules of the files read (English when none was read).
 fn reader_rules(rules: Option<Rules>) -> Rules {
     rules.unwrap_or(Rules::ENGLISH)
@@ -452,6 +521,20 @@ mod tests {
         let mut inputs = [0u16; 32];
         let n = net::active(&Position::startpos(), &mut inputs);
         assert_eq!(read.raw_inputs(&inputs[..n]), net.raw_inputs(&inputs[..n]));
+    }
+
+    /// A network read back as the float model rounds to itself: `--init` starts exactly
+    /// where the file is.
+    fn init_round_trips<const N: usize>() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let net = Model::<N>::new(&mut rng).quantize();
+        assert_eq!(Model::<N>::from_network(&net).quantize(), net);
+    }
+
+    #[test]
+    fn a_network_file_is_a_starting_point() {
+        init_round_trips::<64>();
+        init_round_trips::<128>();
     }
 
     #[test]
