@@ -353,42 +353,33 @@ fn held_out(set: &[Sample], logit: impl Fn(&Sample) -> f32) -> (f64, f64) {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    match run(&Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("train: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads the data, fits, reports and writes the network; the error is the one line `main`
+/// prints.
+fn run(cli: &Cli) -> Result<(), String> {
     let t0 = Instant::now();
     // The networks named are read before the data, so that a wrong name fails at once.
-    let compare = match cli
+    let compare = cli
         .compare
         .iter()
         .map(|p| read_network(p))
-        .collect::<Result<Vec<_>, _>>()
-    {
-        Ok(nets) => nets,
-        Err(e) => {
-            eprintln!("train: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let init = match cli.init.as_deref().map(read_network).transpose() {
-        Ok(Some(net)) if net.h1 != cli.h1 => {
-            eprintln!(
-                "train: --init network is {} units wide, --h1 asks for {}",
-                net.h1, cli.h1
-            );
-            return ExitCode::from(2);
-        }
-        Ok(init) => init,
-        Err(e) => {
-            eprintln!("train: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let (all, rules) = match load(&cli) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("train: {e}");
-            return ExitCode::from(2);
-        }
-    };
+        .collect::<Result<Vec<_>, _>>()?;
+    let init = cli.init.as_deref().map(read_network).transpose()?;
+    if let Some(net) = init.as_ref().filter(|net| net.h1 != cli.h1) {
+        return Err(format!(
+            "--init network is {} units wide, --h1 asks for {}",
+            net.h1, cli.h1
+        ));
+    }
+    let (all, rules) = load(cli)?;
     // Held out by blocks, so that the positions of one game mostly fall on one side.
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (b, block) in all.chunks(1024).enumerate() {
@@ -406,13 +397,10 @@ fn main() -> ExitCode {
         t0.elapsed().as_secs_f64()
     );
     if train.is_empty() {
-        eprintln!("train: no records");
-        return ExitCode::from(2);
+        return Err("no records".to_string());
     }
     for (path, net) in cli.compare.iter().zip(&compare) {
-        let (a, b) = held_out(&valid, |s| {
-            s.base + net.raw_inputs(&s.inputs[..s.n as usize]) as f32 / (QA * QA) as f32
-        });
+        let (a, b) = held_out(&valid, |s| integer_logit(net, s));
         eprintln!(
             "{}: held-out loss {a:.5} (against results {b:.5})",
             path.display()
@@ -420,21 +408,22 @@ fn main() -> ExitCode {
     }
     // `width` let only the engine's widths through; each has its own compiled fit.
     let net = match cli.h1 {
-        64 => fit::<64>(&cli, init.as_ref(), train, &valid, &rules, t0),
-        128 => fit::<128>(&cli, init.as_ref(), train, &valid, &rules, t0),
+        64 => fit::<64>(cli, init.as_ref(), train, &valid, &rules, t0),
+        128 => fit::<128>(cli, init.as_ref(), train, &valid, &rules, t0),
         h1 => unreachable!("--h1 {h1} passed the check of WIDTHS {WIDTHS:?}"),
     };
     // The integer network on the held-out records: what the engine will see.
-    let (a, b) = held_out(&valid, |s| {
-        s.base + net.raw_inputs(&s.inputs[..s.n as usize]) as f32 / (QA * QA) as f32
-    });
+    let (a, b) = held_out(&valid, |s| integer_logit(&net, s));
     eprintln!("integer network: held-out loss {a:.5} (against results {b:.5})");
-    if let Err(e) = std::fs::write(&cli.out, net.to_bytes()) {
-        eprintln!("train: {}: {e}", cli.out.display());
-        return ExitCode::from(2);
-    }
+    std::fs::write(&cli.out, net.to_bytes()).map_err(|e| format!("{}: {e}", cli.out.display()))?;
     say!("wrote {}", cli.out.display());
-    ExitCode::SUCCESS
+    Ok(())
+}
+
+/// The logit the engine's integer network `net` gives record `s`: the hand-set evaluation's
+/// plus the network's correction.
+fn integer_logit(net: &Network, s: &Sample) -> f32 {
+    s.base + net.raw_inputs(&s.inputs[..s.n as usize]) as f32 / (QA * QA) as f32
 }
 
 /// Fits a network `N` units wide on `train`, reporting the loss on `valid` after each epoch,
